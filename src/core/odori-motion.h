@@ -1,0 +1,155 @@
+/* odori-motion.h: the motion model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A motion is frames of per-segment GLOBAL transforms (world space, Y up, right-handed),
+ * as BVA holds them. BVH readers convert local channels to these global transforms and
+ * keep the hierarchy so the file can be written again.
+ *
+ * All transforms live in ONE allocation, indexed frame * n_segments + segment.
+ */
+#pragma once
+
+#include <glib.h>
+#include <cglm/cglm.h>
+
+#include "odori-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  float position[3];  /* in the motion's length unit (see OdoriSegment.units) */
+  float rotation[4];  /* unit quaternion x, y, z, w (cglm versor) */
+  float scale[3];     /* as in the file: BVA PERCENT gives 100 for identity */
+} OdoriTransform;
+
+/* BVA data fields, in the canonical order. */
+typedef enum
+{
+  ODORI_FIELD_XTRAN,
+  ODORI_FIELD_YTRAN,
+  ODORI_FIELD_ZTRAN,
+  ODORI_FIELD_XROT,
+  ODORI_FIELD_YROT,
+  ODORI_FIELD_ZROT,
+  ODORI_FIELD_XSCALE,
+  ODORI_FIELD_YSCALE,
+  ODORI_FIELD_ZSCALE,
+  ODORI_N_FIELDS
+} OdoriField;
+
+typedef enum
+{
+  ODORI_UNIT_INCHES,
+  ODORI_UNIT_CENTIMETERS,
+  ODORI_UNIT_MILLIMETERS,
+  ODORI_UNIT_METERS,
+  ODORI_UNIT_DEGREES,
+  ODORI_UNIT_RADIANS,
+  ODORI_UNIT_PERCENT,
+  ODORI_UNIT_UNKNOWN,  /* BVH: whatever the file uses */
+} OdoriUnit;
+
+/* BVH channels. */
+typedef enum
+{
+  ODORI_CHANNEL_XPOSITION,
+  ODORI_CHANNEL_YPOSITION,
+  ODORI_CHANNEL_ZPOSITION,
+  ODORI_CHANNEL_XROTATION,
+  ODORI_CHANNEL_YROTATION,
+  ODORI_CHANNEL_ZROTATION,
+} OdoriChannel;
+
+typedef struct
+{
+  char        *name;
+  /* BVA: the column order and units as read, kept for writing back. */
+  guint        n_fields;
+  OdoriField   fields[ODORI_N_FIELDS];
+  OdoriUnit    units[ODORI_N_FIELDS];
+  /* Hierarchy (motion->has_hierarchy): parent index or -1, offset from the parent,
+   * channels in file order, and the End Site offset if the joint has one. */
+  int          parent;
+  float        offset[3];
+  guint        n_channels;
+  OdoriChannel channels[6];
+  gboolean     has_end_site;
+  float        end_site[3];
+} OdoriSegment;
+
+struct _OdoriMotion
+{
+  /*< private >*/
+  gatomicrefcount ref_count;
+  /*< public, read-only >*/
+  guint           n_frames;
+  guint           n_segments;
+  double          frame_time;    /* seconds per frame */
+  gboolean        has_hierarchy; /* segments[].parent/offset/channels are valid */
+  OdoriSegment   *segments;      /* n_segments */
+  OdoriTransform *transforms;    /* n_frames * n_segments, one allocation */
+  char           *path;          /* file it came from, or NULL */
+};
+
+/* Allocates a motion whose transforms are identity (scale 100 percent, units INCHES,
+ * DEGREES, PERCENT, canonical field order). Returns NULL (with error domain
+ * ODORI_TEXT_ERROR_TOO_LARGE) if n_frames * n_segments cannot be allocated sanely. */
+OdoriMotion    *odori_motion_new               (guint              n_segments,
+                                                guint              n_frames,
+                                                double             frame_time,
+                                                GError           **error);
+OdoriMotion    *odori_motion_ref               (OdoriMotion       *motion);
+void            odori_motion_unref             (OdoriMotion       *motion);
+void            odori_motion_set_segment_name  (OdoriMotion       *motion,
+                                                guint              segment,
+                                                const char        *name);
+int             odori_motion_find_segment      (const OdoriMotion *motion,
+                                                const char        *name);
+static inline OdoriTransform *
+odori_motion_get (const OdoriMotion *motion,
+                  guint              frame,
+                  guint              segment)
+{
+  return &motion->transforms[(gsize) frame * motion->n_segments + segment];
+}
+/* Changes the number of frames (keeping the first ones; new frames copy the last). */
+gboolean        odori_motion_resize            (OdoriMotion       *motion,
+                                                guint              n_frames,
+                                                GError           **error);
+OdoriMotion    *odori_motion_copy              (const OdoriMotion *motion);
+/* Equal names, counts and frame time (relative 1e-6); positions and scales within
+ * POS_TOL (absolute), rotations within ROT_TOL_DEG degrees (q and -q are equal). On a
+ * difference, *why (if not NULL) says where. */
+gboolean        odori_motion_equal             (const OdoriMotion *a,
+                                                const OdoriMotion *b,
+                                                double             pos_tol,
+                                                double             rot_tol_deg,
+                                                char             **why);
+
+/* Rotation helpers. ORDER names the axes in the order they are written, e.g. "ZXY":
+ * R = R_Z(a0) · R_X(a1) · R_Y(a2) (column vectors, the BVH convention; BVA uses "ZXY").
+ * Angles in degrees. */
+void            odori_euler_to_quat            (const char        *order,
+                                                const double       angles_deg[3],
+                                                float              q[4]);
+/* The inverse; when PREV_DEG is not NULL, the solution closest to it is chosen (no
+ * +-180 flips between frames). */
+void            odori_quat_to_euler            (const char        *order,
+                                                const float        q[4],
+                                                const double      *prev_deg,
+                                                double             angles_deg[3]);
+/* Angle between two rotations in degrees (0..180). */
+double          odori_quat_angle_deg           (const float        a[4],
+                                                const float        b[4]);
+
+const char     *odori_unit_to_string           (OdoriUnit          unit);
+gboolean        odori_unit_from_string         (const char        *s,
+                                                gsize              len,
+                                                OdoriUnit         *unit);
+const char     *odori_field_to_string          (OdoriField         field);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriMotion, odori_motion_unref)
+
+G_END_DECLS

@@ -1,0 +1,1048 @@
+/* odori-text.c: decoding, line reading, and locale-independent numbers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "odori-text.h"
+
+G_DEFINE_QUARK (odori-text-error-quark, odori_text_error)
+
+/* Lines already consumed from a mapped file are handed back to the kernel in steps of
+ * this size, so that parsing a 200 MB file does not keep 200 MB resident. */
+#define RELEASE_STEP (16u << 20)
+
+/* Files larger than this are refused: the model indexes frames with 32-bit counts and a
+ * text motion file of this size would hold more values than anyone captures. */
+#define MAX_FILE_SIZE ((gsize) 8 << 30)
+
+struct _OdoriTextFile
+{
+  char          *path;
+  OdoriEncoding  encoding;
+  const char    *data;      /* UTF-8 text, BOM removed */
+  gsize          len;
+  void          *map;       /* mmap'ed file or NULL */
+  gsize          map_len;
+  char          *owned;     /* decoded or copied buffer or NULL */
+};
+
+const char *
+odori_encoding_to_string (OdoriEncoding encoding)
+{
+  switch (encoding)
+    {
+    case ODORI_ENCODING_UTF8:
+      return "utf-8";
+    case ODORI_ENCODING_UTF8_BOM:
+      return "utf-8-bom";
+    case ODORI_ENCODING_SHIFT_JIS:
+      return "shift_jis";
+    default:
+      return "unknown";
+    }
+}
+
+static gboolean
+is_ascii (const char *data,
+          gsize       len)
+{
+  const guchar *p = (const guchar *) data;
+  guchar acc = 0;
+  gsize i = 0;
+
+  /* A branch-free OR over blocks, checked per block: vectorises well. */
+  while (i + 64 <= len)
+    {
+      for (gsize j = 0; j < 64; j++)
+        acc |= p[i + j];
+      if (acc & 0x80)
+        return FALSE;
+      i += 64;
+    }
+  for (; i < len; i++)
+    acc |= p[i];
+  return (acc & 0x80) == 0;
+}
+
+static gboolean
+has_bom (const char *data,
+         gsize       len)
+{
+  return len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0;
+}
+
+/* Where the first undecodable CP932 byte sits, for the error message. */
+static void
+locate_offset (const char *data,
+               gsize       offset,
+               guint      *line,
+               guint      *column)
+{
+  *line = 1;
+  *column = 1;
+  for (gsize i = 0; i < offset; i++)
+    {
+      if (data[i] == '\n')
+        {
+          (*line)++;
+          *column = 1;
+        }
+      else
+        (*column)++;
+    }
+}
+
+char *
+odori_text_decode (const char     *data,
+                   gsize           len,
+                   const char     *display_name,
+                   OdoriEncoding  *encoding,
+                   gsize          *out_len,
+                   GError        **error)
+{
+  OdoriEncoding enc = ODORI_ENCODING_UTF8;
+  g_autoptr(GError) local_error = NULL;
+  gsize bytes_read = 0;
+  gsize written = 0;
+  char *result;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  if (display_name == NULL)
+    display_name = "(data)";
+
+  if (has_bom (data, len))
+    {
+      data += 3;
+      len -= 3;
+      enc = ODORI_ENCODING_UTF8_BOM;
+    }
+
+  if (is_ascii (data, len) || g_utf8_validate_len (data, len, NULL))
+    {
+      result = g_malloc (len + 1);
+      memcpy (result, data, len);
+      result[len] = '\0';
+      if (out_len)
+        *out_len = len;
+      if (encoding)
+        *encoding = enc;
+      return result;
+    }
+
+  if (enc == ODORI_ENCODING_UTF8_BOM)
+    {
+      const char *bad = NULL;
+      guint line, column;
+
+      g_utf8_validate_len (data, len, &bad);
+      locate_offset (data, bad - data, &line, &column);
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_ENCODING,
+                   "%s:%u: invalid UTF-8 at column %u (the file starts with a UTF-8 byte order mark)",
+                   display_name, line, column);
+      return NULL;
+    }
+
+  result = g_convert (data, len, "UTF-8", "CP932", &bytes_read, &written, &local_error);
+  if (result == NULL)
+    {
+      guint line, column;
+
+      locate_offset (data, MIN (bytes_read, len), &line, &column);
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_ENCODING,
+                   "%s:%u: text is neither UTF-8 nor Shift_JIS (invalid byte at column %u)",
+                   display_name, line, column);
+      return NULL;
+    }
+
+  if (out_len)
+    *out_len = written;
+  if (encoding)
+    *encoding = ODORI_ENCODING_SHIFT_JIS;
+  return result;
+}
+
+char *
+odori_text_encode (const char     *utf8,
+                   gssize          len,
+                   OdoriEncoding   encoding,
+                   gsize          *out_len,
+                   GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  gsize written = 0;
+  char *result;
+
+  g_return_val_if_fail (utf8 != NULL, NULL);
+
+  if (len < 0)
+    len = strlen (utf8);
+
+  if (encoding != ODORI_ENCODING_SHIFT_JIS)
+    {
+      gsize extra = encoding == ODORI_ENCODING_UTF8_BOM ? 3 : 0;
+
+      result = g_malloc (len + extra + 1);
+      memcpy (result, "\xEF\xBB\xBF", extra);
+      memcpy (result + extra, utf8, len);
+      result[len + extra] = '\0';
+      if (out_len)
+        *out_len = len + extra;
+      return result;
+    }
+
+  result = g_convert (utf8, len, "CP932", "UTF-8", NULL, &written, &local_error);
+  if (result == NULL)
+    {
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_UNMAPPABLE,
+                   "text cannot be written in Shift_JIS: %s", local_error->message);
+      return NULL;
+    }
+  if (out_len)
+    *out_len = written;
+  return result;
+}
+
+static OdoriTextFile *
+text_file_new (const char *path)
+{
+  OdoriTextFile *file = g_new0 (OdoriTextFile, 1);
+
+  file->path = g_strdup (path);
+  return file;
+}
+
+/* Sets file->data from RAW, decoding if needed. RAW stays owned by the caller (the
+ * mapping) when the text is UTF-8 already. */
+static gboolean
+text_file_take_raw (OdoriTextFile *file,
+                    const char    *raw,
+                    gsize          len,
+                    GError       **error)
+{
+  const char *text = raw;
+  gsize text_len = len;
+
+  file->encoding = ODORI_ENCODING_UTF8;
+  if (has_bom (raw, len))
+    {
+      text += 3;
+      text_len -= 3;
+      file->encoding = ODORI_ENCODING_UTF8_BOM;
+    }
+
+  if (is_ascii (text, text_len) || g_utf8_validate_len (text, text_len, NULL))
+    {
+      file->data = text;
+      file->len = text_len;
+      return TRUE;
+    }
+
+  file->owned = odori_text_decode (raw, len, file->path, &file->encoding, &file->len, error);
+  if (file->owned == NULL)
+    return FALSE;
+  file->data = file->owned;
+  return TRUE;
+}
+
+OdoriTextFile *
+odori_text_file_open (const char  *path,
+                      GError     **error)
+{
+  g_autoptr(OdoriTextFile) file = NULL;
+  struct stat st;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
+                   "%s: cannot open: %s", path, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  file = text_file_new (path);
+
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      /* Not a regular file (a pipe, say): read it whole. */
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      close (fd);
+      if (!g_file_get_contents (path, &contents, &len, NULL))
+        {
+          g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
+                       "%s: cannot read the file", path);
+          return NULL;
+        }
+      if (!text_file_take_raw (file, contents, len, error))
+        return NULL;
+      if (file->owned == NULL)
+        file->owned = g_steal_pointer (&contents);
+      return g_steal_pointer (&file);
+    }
+
+  if ((guint64) st.st_size > MAX_FILE_SIZE)
+    {
+      close (fd);
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_TOO_LARGE,
+                   "%s: file too large (%" G_GUINT64_FORMAT " bytes)", path, (guint64) st.st_size);
+      return NULL;
+    }
+
+  if (st.st_size == 0)
+    {
+      close (fd);
+      file->data = "";
+      file->len = 0;
+      return g_steal_pointer (&file);
+    }
+
+  file->map_len = st.st_size;
+  file->map = mmap (NULL, file->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+  close (fd);
+  if (file->map == MAP_FAILED)
+    {
+      int saved_errno = errno;
+
+      file->map = NULL;
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
+                   "%s: cannot read: %s", path, g_strerror (saved_errno));
+      return NULL;
+    }
+  madvise (file->map, file->map_len, MADV_SEQUENTIAL);
+
+  if (!text_file_take_raw (file, file->map, file->map_len, error))
+    return NULL;
+
+  if (file->owned != NULL)
+    {
+      munmap (file->map, file->map_len);
+      file->map = NULL;
+    }
+
+  return g_steal_pointer (&file);
+}
+
+OdoriTextFile *
+odori_text_file_new_from_data (const char  *display_name,
+                               const char  *data,
+                               gsize        len,
+                               GError     **error)
+{
+  g_autoptr(OdoriTextFile) file = NULL;
+  g_autofree char *copy = NULL;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  file = text_file_new (display_name ? display_name : "(data)");
+  copy = g_malloc (len + 1);
+  memcpy (copy, data, len);
+  copy[len] = '\0';
+  if (!text_file_take_raw (file, copy, len, error))
+    return NULL;
+  if (file->owned == NULL)
+    file->owned = g_steal_pointer (&copy);
+  return g_steal_pointer (&file);
+}
+
+void
+odori_text_file_free (OdoriTextFile *file)
+{
+  if (file == NULL)
+    return;
+  if (file->map != NULL)
+    munmap (file->map, file->map_len);
+  g_free (file->owned);
+  g_free (file->path);
+  g_free (file);
+}
+
+const char *
+odori_text_file_get_path (OdoriTextFile *file)
+{
+  g_return_val_if_fail (file != NULL, NULL);
+  return file->path;
+}
+
+OdoriEncoding
+odori_text_file_get_encoding (OdoriTextFile *file)
+{
+  g_return_val_if_fail (file != NULL, ODORI_ENCODING_UTF8);
+  return file->encoding;
+}
+
+const char *
+odori_text_file_get_data (OdoriTextFile *file,
+                          gsize         *len)
+{
+  g_return_val_if_fail (file != NULL, NULL);
+  if (len)
+    *len = file->len;
+  return file->data;
+}
+
+/* Line reader */
+
+void
+odori_line_reader_init (OdoriLineReader *reader,
+                        OdoriTextFile   *file)
+{
+  g_return_if_fail (reader != NULL);
+  g_return_if_fail (file != NULL);
+
+  memset (reader, 0, sizeof *reader);
+  reader->file = file;
+  reader->cur = file->data;
+  reader->end = file->data + file->len;
+  reader->released = file->data;
+}
+
+static void
+release_consumed (OdoriLineReader *reader)
+{
+  OdoriTextFile *file = reader->file;
+  gsize page = 4096;
+  const char *map = file->map;
+  const char *from, *to;
+
+  if (map == NULL)
+    return;
+
+  /* Keep the current line mapped: release only whole pages before it. */
+  from = map + (((reader->released - map) + page - 1) / page) * page;
+  to = map + ((reader->line - map) / page) * page;
+  if (to > from)
+    madvise ((void *) from, to - from, MADV_DONTNEED);
+  reader->released = reader->line;
+}
+
+gboolean
+odori_line_reader_next (OdoriLineReader *reader)
+{
+  const char *cur = reader->cur;
+  const char *end = reader->end;
+  const char *nl;
+  const char *cr;
+
+  if (cur >= end)
+    {
+      reader->line = end;
+      reader->len = 0;
+      return FALSE;
+    }
+
+  nl = memchr (cur, '\n', end - cur);
+  cr = memchr (cur, '\r', (nl ? nl : end) - cur);
+
+  reader->line = cur;
+  reader->lineno++;
+
+  if (cr != NULL && (nl == NULL || cr + 1 != nl))
+    {
+      /* A lone CR ends the line (old Mac files). */
+      reader->len = cr - cur;
+      reader->cur = cr + 1;
+    }
+  else if (nl != NULL)
+    {
+      reader->len = (cr != NULL ? cr : nl) - cur;
+      reader->cur = nl + 1;
+    }
+  else
+    {
+      reader->len = end - cur;
+      reader->cur = end;
+    }
+
+  if (G_UNLIKELY ((gsize) (reader->line - reader->released) > RELEASE_STEP))
+    release_consumed (reader);
+
+  return TRUE;
+}
+
+gsize
+odori_line_reader_remaining (OdoriLineReader *reader)
+{
+  return reader->end - reader->cur;
+}
+
+/* Numbers */
+
+static const double exact_pow10[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static inline gboolean
+is_digit (char c)
+{
+  return (unsigned) (c - '0') < 10u;
+}
+
+gboolean
+odori_parse_double (const char **p,
+                    const char  *end,
+                    double      *out)
+{
+  const char *s = *p;
+  const char *start = s;
+  gboolean negative = FALSE;
+  guint64 mantissa = 0;
+  int digits = 0;        /* significant digits taken into mantissa */
+  int dropped = 0;       /* integer digits beyond 19 (shift exponent up) */
+  int frac_exp = 0;      /* fraction digits taken (shift exponent down) */
+  gboolean any_digit = FALSE;
+  gboolean exact = TRUE;
+  int exp10 = 0;
+
+  if (s < end && (*s == '-' || *s == '+'))
+    {
+      negative = *s == '-';
+      s++;
+    }
+
+  /* Leading zeros do not count towards the 19-digit budget. */
+  while (s < end && *s == '0')
+    {
+      s++;
+      any_digit = TRUE;
+    }
+  while (s < end && is_digit (*s))
+    {
+      if (digits < 19)
+        {
+          mantissa = mantissa * 10 + (guint64) (*s - '0');
+          digits++;
+        }
+      else
+        {
+          dropped++;
+          if (*s != '0')
+            exact = FALSE;
+        }
+      any_digit = TRUE;
+      s++;
+    }
+  if (s < end && *s == '.')
+    {
+      s++;
+      if (digits == 0)
+        while (s < end && *s == '0')
+          {
+            s++;
+            frac_exp++;
+            any_digit = TRUE;
+          }
+      while (s < end && is_digit (*s))
+        {
+          if (digits < 19)
+            {
+              mantissa = mantissa * 10 + (guint64) (*s - '0');
+              digits++;
+              frac_exp++;
+            }
+          else if (*s != '0')
+            exact = FALSE;
+          any_digit = TRUE;
+          s++;
+        }
+    }
+  if (!any_digit)
+    return FALSE;
+
+  if (s < end && (*s == 'e' || *s == 'E'))
+    {
+      const char *e = s + 1;
+      gboolean eneg = FALSE;
+      int ev = 0;
+
+      if (e < end && (*e == '-' || *e == '+'))
+        {
+          eneg = *e == '-';
+          e++;
+        }
+      if (e < end && is_digit (*e))
+        {
+          while (e < end && is_digit (*e))
+            {
+              if (ev < 100000)
+                ev = ev * 10 + (*e - '0');
+              e++;
+            }
+          exp10 = eneg ? -ev : ev;
+          s = e;
+        }
+      /* else: "1e" is the number 1 followed by garbage, as strtod reads it */
+    }
+
+  exp10 += dropped - frac_exp;
+
+  /* Clinger's fast path: an exact mantissa below 2^53 and an exactly representable
+   * power of ten give the correctly rounded result with one operation. */
+  if (exact && mantissa <= (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22)
+    {
+      double v = (double) mantissa;
+
+      if (exp10 < 0)
+        v /= exact_pow10[-exp10];
+      else
+        v *= exact_pow10[exp10];
+      *out = negative ? -v : v;
+      *p = s;
+      return TRUE;
+    }
+
+  /* Rare: long mantissas or big exponents. g_ascii_strtod needs a NUL-terminated copy. */
+  {
+    char buf[128];
+    gsize n = s - start;
+    double v;
+
+    if (n < sizeof buf)
+      {
+        memcpy (buf, start, n);
+        buf[n] = '\0';
+        v = g_ascii_strtod (buf, NULL);
+      }
+    else
+      {
+        g_autofree char *copy = g_strndup (start, n);
+        v = g_ascii_strtod (copy, NULL);
+      }
+    if (!isfinite (v))
+      return FALSE;
+    *out = v;
+    *p = s;
+    return TRUE;
+  }
+}
+
+gboolean
+odori_parse_int (const char **p,
+                 const char  *end,
+                 gint64      *out)
+{
+  const char *s = *p;
+  gboolean negative = FALSE;
+  guint64 v = 0;
+
+  if (s < end && (*s == '-' || *s == '+'))
+    {
+      negative = *s == '-';
+      s++;
+    }
+  if (s >= end || !is_digit (*s))
+    return FALSE;
+  while (s < end && is_digit (*s))
+    {
+      if (v > (G_MAXINT64 - 9) / 10)
+        return FALSE;
+      v = v * 10 + (guint64) (*s - '0');
+      s++;
+    }
+  *out = negative ? -(gint64) v : (gint64) v;
+  *p = s;
+  return TRUE;
+}
+
+gboolean
+odori_looks_non_finite (const char *p,
+                        const char *end)
+{
+  if (p < end && (*p == '-' || *p == '+'))
+    p++;
+  if (end - p >= 3 && (g_ascii_strncasecmp (p, "nan", 3) == 0 ||
+                       g_ascii_strncasecmp (p, "inf", 3) == 0))
+    return TRUE;
+  return FALSE;
+}
+
+gsize
+odori_next_token (const char **p,
+                  const char  *end,
+                  const char **token)
+{
+  const char *s = *p;
+  const char *t;
+
+  while (s < end && g_ascii_isspace (*s))
+    s++;
+  t = s;
+  while (s < end && !g_ascii_isspace (*s))
+    s++;
+  *token = t;
+  *p = s;
+  return s - t;
+}
+
+static const guint64 pow10_u64[] = {
+  1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+  100000000ull, 1000000000ull,
+};
+
+gsize
+odori_format_fixed (char   *buf,
+                    double  x,
+                    guint   decimals)
+{
+  char tmp[32];
+  gsize n = 0;
+  gsize len = 0;
+  guint64 scaled, ipart, fpart;
+  gboolean negative;
+
+  if (decimals > 9)
+    decimals = 9;
+  if (!isfinite (x))
+    x = 0;
+
+  negative = x < 0;
+  if (negative)
+    x = -x;
+
+  /* Beyond 2^63 / 10^decimals the scaled integer would overflow: printf is rare here. */
+  if (x * (double) pow10_u64[decimals] >= 9.0e18)
+    {
+      len = g_snprintf (buf, 40, "%.*f", (int) decimals, negative ? -x : x);
+      /* %f honours the locale's decimal point; put '.' back. */
+      for (gsize i = 0; i < len; i++)
+        if (buf[i] == ',')
+          buf[i] = '.';
+      return MIN (len, 39);
+    }
+
+  scaled = (guint64) llround (x * (double) pow10_u64[decimals]);
+  ipart = scaled / pow10_u64[decimals];
+  fpart = scaled % pow10_u64[decimals];
+
+  if (negative && scaled != 0)
+    buf[len++] = '-';
+
+  do
+    {
+      tmp[n++] = (char) ('0' + ipart % 10);
+      ipart /= 10;
+    }
+  while (ipart != 0);
+  while (n > 0)
+    buf[len++] = tmp[--n];
+
+  if (decimals > 0)
+    {
+      buf[len++] = '.';
+      for (guint i = decimals; i > 0; i--)
+        {
+          buf[len + i - 1] = (char) ('0' + fpart % 10);
+          fpart /= 10;
+        }
+      len += decimals;
+    }
+  return len;
+}
+
+char *
+odori_format_double (double x)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (x))
+    x = 0;
+  /* g_ascii_dtostr prints the shortest "%.17g" that reads back exactly. */
+  return g_strdup (g_ascii_dtostr (buf, sizeof buf, x));
+}
+
+/* Output */
+
+#define OUTPUT_BUFFER (1u << 20)
+
+struct _OdoriOutput
+{
+  char          *path;      /* target, NULL for memory */
+  char          *tmp_path;
+  int            fd;
+  OdoriEncoding  encoding;
+  GByteArray    *buffer;
+  GError        *error;     /* first error; later writes are dropped */
+  gsize          written;
+  gsize          fail_after;
+  GBytes        *bytes;     /* memory output after commit */
+  gboolean       done;
+};
+
+static OdoriOutput *
+output_alloc (OdoriEncoding encoding)
+{
+  OdoriOutput *out = g_new0 (OdoriOutput, 1);
+
+  out->fd = -1;
+  out->encoding = encoding;
+  out->buffer = g_byte_array_sized_new (OUTPUT_BUFFER);
+  out->fail_after = G_MAXSIZE;
+  if (encoding == ODORI_ENCODING_UTF8_BOM)
+    g_byte_array_append (out->buffer, (const guint8 *) "\xEF\xBB\xBF", 3);
+  return out;
+}
+
+OdoriOutput *
+odori_output_new (const char     *path,
+                  OdoriEncoding   encoding,
+                  GError        **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *tmpl = NULL;
+  OdoriOutput *out;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  tmpl = g_strdup_printf ("%s%s.%s.XXXXXX", dir, G_DIR_SEPARATOR_S, base);
+
+  fd = g_mkstemp_full (tmpl, O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
+                   "%s: cannot write: %s", path, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  /* g_mkstemp creates 0600; give the file the usual permissions under the umask. */
+  {
+    mode_t mask = umask (0);
+    umask (mask);
+    fchmod (fd, 0666 & ~mask);
+  }
+
+  out = output_alloc (encoding);
+  out->path = g_strdup (path);
+  out->tmp_path = g_steal_pointer (&tmpl);
+  out->fd = fd;
+  return out;
+}
+
+OdoriOutput *
+odori_output_new_memory (OdoriEncoding encoding)
+{
+  return output_alloc (encoding);
+}
+
+static void
+output_fail (OdoriOutput *out,
+             int          err)
+{
+  if (out->error == NULL)
+    g_set_error (&out->error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
+                 "%s: cannot write: %s", out->path ? out->path : "(memory)", g_strerror (err));
+}
+
+static void
+output_flush (OdoriOutput *out)
+{
+  const guint8 *p = out->buffer->data;
+  gsize left = out->buffer->len;
+
+  if (out->fd < 0 || out->error != NULL)
+    return;
+
+  while (left > 0)
+    {
+      gsize chunk = left;
+      gssize n;
+
+      if (out->written + chunk > out->fail_after)
+        chunk = out->fail_after - out->written;
+      if (chunk == 0)
+        {
+          output_fail (out, ENOSPC);
+          break;
+        }
+      n = write (out->fd, p, chunk);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          output_fail (out, errno);
+          break;
+        }
+      p += n;
+      left -= n;
+      out->written += n;
+    }
+  g_byte_array_set_size (out->buffer, 0);
+}
+
+void
+odori_output_write (OdoriOutput *out,
+                    const char  *data,
+                    gsize        len)
+{
+  g_return_if_fail (out != NULL);
+
+  if (out->error != NULL)
+    return;
+  g_byte_array_append (out->buffer, (const guint8 *) data, len);
+  if (out->fd >= 0 && out->buffer->len >= OUTPUT_BUFFER)
+    output_flush (out);
+}
+
+void
+odori_output_char (OdoriOutput *out,
+                   char         c)
+{
+  odori_output_write (out, &c, 1);
+}
+
+void
+odori_output_text (OdoriOutput *out,
+                   const char  *utf8)
+{
+  g_autofree char *converted = NULL;
+  gsize len = 0;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (utf8 != NULL);
+
+  if (out->encoding != ODORI_ENCODING_SHIFT_JIS || is_ascii (utf8, strlen (utf8)))
+    {
+      odori_output_write (out, utf8, strlen (utf8));
+      return;
+    }
+
+  converted = odori_text_encode (utf8, -1, ODORI_ENCODING_SHIFT_JIS, &len,
+                                 out->error ? NULL : &out->error);
+  if (converted != NULL)
+    odori_output_write (out, converted, len);
+}
+
+void
+odori_output_printf (OdoriOutput *out,
+                     const char  *format,
+                     ...)
+{
+  g_autofree char *s = NULL;
+  va_list args;
+
+  va_start (args, format);
+  s = g_strdup_vprintf (format, args);
+  va_end (args);
+  odori_output_text (out, s);
+}
+
+void
+odori_output_fixed (OdoriOutput *out,
+                    double       x,
+                    guint        decimals)
+{
+  char buf[48];
+  gsize len = odori_format_fixed (buf, x, decimals);
+
+  odori_output_write (out, buf, len);
+}
+
+void
+odori_output_set_fail_after (OdoriOutput *out,
+                             gsize        limit)
+{
+  g_return_if_fail (out != NULL);
+  out->fail_after = limit;
+}
+
+gboolean
+odori_output_commit (OdoriOutput  *out,
+                     GError      **error)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (!out->done, FALSE);
+
+  out->done = TRUE;
+
+  if (out->fd < 0)
+    {
+      if (out->error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&out->error));
+          return FALSE;
+        }
+      out->bytes = g_byte_array_free_to_bytes (g_steal_pointer (&out->buffer));
+      return TRUE;
+    }
+
+  output_flush (out);
+  if (out->error == NULL && fsync (out->fd) != 0)
+    output_fail (out, errno);
+  if (close (out->fd) != 0 && out->error == NULL)
+    output_fail (out, errno);
+  out->fd = -1;
+  if (out->error == NULL && g_rename (out->tmp_path, out->path) != 0)
+    output_fail (out, errno);
+
+  if (out->error != NULL)
+    {
+      g_unlink (out->tmp_path);
+      g_propagate_error (error, g_steal_pointer (&out->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+odori_output_abort (OdoriOutput *out)
+{
+  g_return_if_fail (out != NULL);
+
+  if (out->done)
+    return;
+  out->done = TRUE;
+  if (out->fd >= 0)
+    {
+      close (out->fd);
+      out->fd = -1;
+      g_unlink (out->tmp_path);
+    }
+}
+
+GBytes *
+odori_output_steal_bytes (OdoriOutput *out)
+{
+  g_return_val_if_fail (out != NULL, NULL);
+  return g_steal_pointer (&out->bytes);
+}
+
+void
+odori_output_free (OdoriOutput *out)
+{
+  if (out == NULL)
+    return;
+  if (!out->done)
+    odori_output_abort (out);
+  if (out->buffer != NULL)
+    g_byte_array_unref (out->buffer);
+  g_clear_pointer (&out->bytes, g_bytes_unref);
+  g_clear_error (&out->error);
+  g_free (out->path);
+  g_free (out->tmp_path);
+  g_free (out);
+}

@@ -1,0 +1,158 @@
+/* odori-text.h: decoding, line reading, and locale-independent numbers
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "odori-types.h"
+
+G_BEGIN_DECLS
+
+#define ODORI_TEXT_ERROR (odori_text_error_quark ())
+
+typedef enum
+{
+  ODORI_TEXT_ERROR_IO,        /* cannot open or read the file */
+  ODORI_TEXT_ERROR_ENCODING,  /* neither valid UTF-8 nor valid Shift_JIS/CP932 */
+  ODORI_TEXT_ERROR_UNMAPPABLE,/* text cannot be written in the file's encoding */
+  ODORI_TEXT_ERROR_TOO_LARGE,
+} OdoriTextError;
+
+typedef enum
+{
+  ODORI_ENCODING_UTF8,
+  ODORI_ENCODING_UTF8_BOM,
+  ODORI_ENCODING_SHIFT_JIS,   /* CP932, the Windows superset of Shift_JIS */
+} OdoriEncoding;
+
+GQuark         odori_text_error_quark        (void);
+const char    *odori_encoding_to_string      (OdoriEncoding  encoding);
+
+/* A whole text file as UTF-8 (BOM removed). Plain UTF-8/ASCII files are memory-mapped,
+ * not copied; Shift_JIS files are decoded into a new buffer. The data is not
+ * NUL-terminated: always use the length. */
+OdoriTextFile *odori_text_file_open          (const char     *path,
+                                              GError        **error);
+OdoriTextFile *odori_text_file_new_from_data (const char     *display_name,
+                                              const char     *data,
+                                              gsize           len,
+                                              GError        **error);
+void           odori_text_file_free          (OdoriTextFile  *file);
+const char    *odori_text_file_get_path      (OdoriTextFile  *file);
+OdoriEncoding  odori_text_file_get_encoding  (OdoriTextFile  *file);
+const char    *odori_text_file_get_data      (OdoriTextFile  *file,
+                                              gsize          *len);
+
+/* Decode a buffer to NUL-terminated UTF-8 (valid UTF-8 first, else CP932). */
+char          *odori_text_decode             (const char     *data,
+                                              gsize           len,
+                                              const char     *display_name,
+                                              OdoriEncoding  *encoding,
+                                              gsize          *out_len,
+                                              GError        **error);
+/* Encode UTF-8 text for writing in ENCODING (adds the BOM for UTF8_BOM). */
+char          *odori_text_encode             (const char     *utf8,
+                                              gssize          len,
+                                              OdoriEncoding   encoding,
+                                              gsize          *out_len,
+                                              GError        **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriTextFile, odori_text_file_free)
+
+/* Line reader over an OdoriTextFile. Accepts LF, CRLF and CR line ends. After
+ * odori_line_reader_next() returns TRUE, line/len hold the line without its end and
+ * lineno its 1-based number. The line is NOT NUL-terminated, and may become invalid
+ * after later calls (mapped pages already read are released): copy what you keep. */
+typedef struct
+{
+  const char    *line;
+  gsize          len;
+  guint          lineno;
+  /*< private >*/
+  const char    *cur;
+  const char    *end;
+  const char    *released;
+  OdoriTextFile *file;
+} OdoriLineReader;
+
+void           odori_line_reader_init        (OdoriLineReader *reader,
+                                              OdoriTextFile   *file);
+gboolean       odori_line_reader_next        (OdoriLineReader *reader);
+/* Bytes of the file not yet consumed (an upper bound for sizing allocations). */
+gsize          odori_line_reader_remaining   (OdoriLineReader *reader);
+
+/* Numbers. The parser reads one number starting exactly at *p (no leading blanks) and
+ * stopping at END: `1`, `-0.5`, `.5`, `+2.`, `1e-3`. It never reads `nan`/`inf`/hex.
+ * Results are bit-exact with strtod() in the C locale (a Clinger fast path, falling back
+ * to g_ascii_strtod for long mantissas or large exponents). On success *p moves past the
+ * number. Returns FALSE, leaving *p, if there is no number at *p. */
+gboolean       odori_parse_double            (const char    **p,
+                                              const char     *end,
+                                              double         *out);
+gboolean       odori_parse_int               (const char    **p,
+                                              const char     *end,
+                                              gint64         *out);
+/* TRUE if [p, end) starts with nan or inf (any case, optional sign): for clear errors. */
+gboolean       odori_looks_non_finite        (const char     *p,
+                                              const char     *end);
+static inline const char *
+odori_skip_blanks (const char *p,
+                   const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v'))
+    p++;
+  return p;
+}
+/* The next whitespace-separated token of [*p, end); returns its length (0 at the end). */
+gsize          odori_next_token              (const char    **p,
+                                              const char     *end,
+                                              const char    **token);
+
+/* Fixed-decimal writer: X with DECIMALS (0..9) digits after the point, rounded to
+ * nearest, "-0.000000" printed as "0.000000". Writes at most 40 bytes into BUF, no NUL;
+ * returns the length. Locale-independent. Non-finite values print as 0. */
+gsize          odori_format_fixed            (char           *buf,
+                                              double          x,
+                                              guint           decimals);
+
+/* Shortest-enough text for a double that reads back to the same value ("%.17g" trimmed),
+ * with '.' as the decimal point whatever the locale. */
+char          *odori_format_double           (double          x);
+
+/* Atomic buffered output: data goes to a temporary file in the target's directory and
+ * is renamed over the target by odori_output_commit() after fsync. On any error, or on
+ * odori_output_abort(), the temporary file is removed and the target is untouched. */
+OdoriOutput   *odori_output_new              (const char     *path,
+                                              OdoriEncoding   encoding,
+                                              GError        **error);
+/* An output into memory (tests, clipboard); commit is then a no-op, see steal_bytes. */
+OdoriOutput   *odori_output_new_memory       (OdoriEncoding   encoding);
+void           odori_output_write            (OdoriOutput    *out,
+                                              const char     *data,
+                                              gsize           len);
+/* Text in UTF-8, converted to the output's encoding (errors are kept for commit). */
+void           odori_output_text             (OdoriOutput    *out,
+                                              const char     *utf8);
+void           odori_output_printf           (OdoriOutput    *out,
+                                              const char     *format,
+                                              ...) G_GNUC_PRINTF (2, 3);
+void           odori_output_fixed            (OdoriOutput    *out,
+                                              double          x,
+                                              guint           decimals);
+void           odori_output_char             (OdoriOutput    *out,
+                                              char            c);
+gboolean       odori_output_commit           (OdoriOutput    *out,
+                                              GError        **error);
+void           odori_output_abort            (OdoriOutput    *out);
+/* For memory outputs, after commit: the bytes written (transfer full). */
+GBytes        *odori_output_steal_bytes      (OdoriOutput    *out);
+void           odori_output_free             (OdoriOutput    *out);
+/* Testing hook: make the output fail with ENOSPC after LIMIT bytes. */
+void           odori_output_set_fail_after   (OdoriOutput    *out,
+                                              gsize           limit);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriOutput, odori_output_free)
+
+G_END_DECLS
