@@ -198,6 +198,12 @@ test_format_locale (void)
   g_assert_cmpstr (buf, ==, "30000000000000000000.0");
   d = odori_format_double (0.25);
   g_assert_cmpstr (d, ==, "0.25");
+  g_free (d);
+  d = odori_format_double (0.033333);
+  g_assert_cmpstr (d, ==, "0.033333");
+  g_free (d);
+  d = odori_format_double (1.0 / 3.0);
+  g_assert_cmpfloat (g_ascii_strtod (d, NULL), ==, 1.0 / 3.0);
   g_assert_cmpfloat (parse_one ("3.5"), ==, 3.5);
   setlocale (LC_ALL, "C");
 }
@@ -287,10 +293,10 @@ test_open_missing (void)
 }
 
 static void
-test_line_reader (void)
+check_lines (const char  *text,
+             const char **want,
+             guint        n_want)
 {
-  const char *text = "a\nbb\r\nccc\rdddd\n\nlast";
-  const char *want[] = { "a", "bb", "ccc", "dddd", "", "last" };
   g_autoptr(OdoriTextFile) f = odori_text_file_new_from_data ("mem", text, strlen (text), NULL);
   OdoriLineReader r;
   guint n = 0;
@@ -298,14 +304,29 @@ test_line_reader (void)
   odori_line_reader_init (&r, f);
   while (odori_line_reader_next (&r))
     {
-      g_assert_cmpuint (n, <, G_N_ELEMENTS (want));
+      g_assert_cmpuint (n, <, n_want);
       g_assert_cmpuint (r.lineno, ==, n + 1);
       g_assert_cmpuint (r.len, ==, strlen (want[n]));
       g_assert_true (memcmp (r.line, want[n], r.len) == 0);
       n++;
     }
-  g_assert_cmpuint (n, ==, G_N_ELEMENTS (want));
+  g_assert_cmpuint (n, ==, n_want);
   g_assert_cmpuint (odori_line_reader_remaining (&r), ==, 0);
+}
+
+static void
+test_line_reader (void)
+{
+  const char *lf[] = { "a", "bb", "ccc", "dddd", "", "last" };
+  const char *cr[] = { "a", "bb", "", "ccc" };
+  const char *crlf_first[] = { "a", "b\rc" };
+
+  /* LF and CRLF mixed */
+  check_lines ("a\nbb\r\nccc\r\ndddd\n\nlast", lf, G_N_ELEMENTS (lf));
+  /* old Mac: CR only */
+  check_lines ("a\rbb\r\rccc\r", cr, G_N_ELEMENTS (cr));
+  /* a stray CR inside a line of an LF file stays in the line */
+  check_lines ("a\r\nb\rc\n", crlf_first, G_N_ELEMENTS (crlf_first));
 }
 
 /* A mapped file larger than the release step reads back every line correctly. */

@@ -61,7 +61,8 @@ char          *odori_text_encode             (const char     *utf8,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriTextFile, odori_text_file_free)
 
-/* Line reader over an OdoriTextFile. Accepts LF, CRLF and CR line ends. After
+/* Line reader over an OdoriTextFile. Accepts LF, CRLF and CR line ends (the file's
+ * first line end decides between LF/CRLF and CR for the whole file). After
  * odori_line_reader_next() returns TRUE, line/len hold the line without its end and
  * lineno its 1-based number. The line is NOT NUL-terminated, and may become invalid
  * after later calls (mapped pages already read are released): copy what you keep. */
@@ -75,6 +76,7 @@ typedef struct
   const char    *end;
   const char    *released;
   OdoriTextFile *file;
+  gboolean       cr_only;
 } OdoriLineReader;
 
 void           odori_line_reader_init        (OdoriLineReader *reader,
