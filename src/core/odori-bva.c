@@ -1,0 +1,1207 @@
+/* odori-bva.c: BioVision Animation (.bva, .vpm) reader and writer (FORMATS.md §1)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Decisions (Odori) this file implements:
+ * - Each segment block is "Segment: NAME" (split at the first colon, so "steve:LSHO" is a
+ *   name), "Frames: N", "Frame Time: T", a field-name line (XTRAN .. ZSCALE in any order,
+ *   any non-empty subset; a missing field reads as 0, or 100 for a scale) and a unit line,
+ *   then N frame lines. Blank lines between lines are skipped.
+ * - Rotations are R = Rz(ZROT) · Rx(XROT) · Ry(YROT) (BVH's usual Zrotation Xrotation
+ *   Yrotation) and are stored as quaternions; RADIANS are converted to degrees first.
+ *   Positions and scales are stored as read, in the file's units, and the field order and
+ *   units of every segment are kept so that writing uses them again.
+ * - Segments of different lengths: the motion takes the longest and the shorter ones hold
+ *   their last frame (a warning says so). Different frame times are an error.
+ * - Writing: headers with tabs as in the original tools, values with 6 decimals separated
+ *   by spaces, LF line ends, UTF-8. Angles are taken from the quaternions choosing, at each
+ *   frame, the solution nearest the previous frame, so there are no +-180 flips.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "odori-bva.h"
+
+G_DEFINE_QUARK (odori-bva-error-quark, odori_bva_error)
+
+/* Beyond this a position or scale is garbage (and would not survive the float model). */
+#define MAX_ABS_VALUE 1e15
+/* Longest excerpt of the input quoted in an error message, in bytes. */
+#define EXCERPT_MAX 40
+/* The smallest possible segment header ("Segment:a\nFrames:0\nFrame Time:1\nXTRAN\nINCHES"). */
+#define MIN_HEADER_BYTES 44
+
+typedef struct
+{
+  char       *name;
+  guint       line;          /* of "Segment:" */
+  guint       frames_line;   /* of "Frames:" */
+  guint       time_line;     /* of "Frame Time:" */
+  guint       n_frames;
+  double      frame_time;
+  guint       n_fields;
+  OdoriField  fields[ODORI_N_FIELDS];
+  OdoriUnit   units[ODORI_N_FIELDS];
+} SegmentHeader;
+
+typedef struct
+{
+  guint line;
+  guint n_frames;
+} SegmentInfo;
+
+typedef struct
+{
+  OdoriLineReader  reader;
+  const char      *path;
+  gsize            file_len;
+  OdoriMotion     *motion;      /* allocated once the first header is read */
+  guint            n_alloc;     /* segment headers counted in the file */
+  guint            n_read;      /* segments read so far */
+  double           frame_time;
+  guint            frame_time_line;
+  GHashTable      *names;       /* name -> GUINT_TO_POINTER (line) */
+  SegmentInfo     *info;        /* n_alloc */
+} BvaParser;
+
+/* Messages */
+
+static char *
+excerpt (const char *s,
+         gsize       len)
+{
+  g_autofree char *valid = NULL;
+  const char *end;
+
+  if (len <= EXCERPT_MAX)
+    return g_utf8_make_valid (s, len);
+
+  /* Cut on a character boundary. */
+  end = s + EXCERPT_MAX;
+  while (end > s && ((guchar) *end & 0xC0) == 0x80)
+    end--;
+  valid = g_utf8_make_valid (s, end - s);
+  return g_strconcat (valid, "…", NULL);
+}
+
+static gboolean set_error (BvaParser     *p,
+                           GError       **error,
+                           OdoriBvaError  code,
+                           guint          line,
+                           const char    *format,
+                           ...) G_GNUC_PRINTF (5, 6);
+
+static gboolean
+set_error (BvaParser     *p,
+           GError       **error,
+           OdoriBvaError  code,
+           guint          line,
+           const char    *format,
+           ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, ODORI_BVA_ERROR, code, "%s:%u: %s", p->path, MAX (line, 1), message);
+  return FALSE;
+}
+
+/* Lexical helpers */
+
+static inline gboolean
+is_blank_char (char c)
+{
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
+}
+
+static gboolean
+is_blank_line (const char *s,
+               gsize       len)
+{
+  return odori_skip_blanks (s, s + len) == s + len;
+}
+
+/* "Segment" at S, then optional blanks and a colon. */
+static gboolean
+is_segment_key (const char *s,
+                const char *end)
+{
+  if (end - s < 8 || memcmp (s, "Segment", 7) != 0)
+    return FALSE;
+  s = odori_skip_blanks (s + 7, end);
+  return s < end && *s == ':';
+}
+
+/* A segment header line: optional blanks, then "Segment:". */
+static gboolean
+is_segment_line (const char *line,
+                 gsize       len)
+{
+  const char *end = line + len;
+
+  return is_segment_key (odori_skip_blanks (line, end), end);
+}
+
+/* Counts the lines that is_segment_line() accepts, without reading the file line by line.
+ * The count is exact: the parser treats every such line as a header (or fails). */
+static guint
+count_segments (const char *data,
+                gsize       len)
+{
+  const char *end = data + len;
+  const char *s = data;
+  guint n = 0;
+
+  while (s < end)
+    {
+      /* Frame data holds no 'S' at all, so memchr runs at memory speed. */
+      const char *hit = memchr (s, 'S', end - s);
+      const char *b;
+
+      if (hit == NULL)
+        break;
+      if (!is_segment_key (hit, end))
+        {
+          s = hit + 1;
+          continue;
+        }
+      b = hit;
+      while (b > data && is_blank_char (b[-1]))
+        b--;
+      if (b == data || b[-1] == '\n' || b[-1] == '\r')
+        n++;
+      s = hit + 7;
+    }
+  return n;
+}
+
+/* Matches KEY (case-insensitive; a space in KEY matches a run of blanks), optional
+ * blanks and a colon at the start of [s, end). Returns the value after the colon and its
+ * leading blanks, or NULL. */
+static const char *
+match_key (const char *s,
+           const char *end,
+           const char *key)
+{
+  s = odori_skip_blanks (s, end);
+  for (; *key != '\0'; key++)
+    {
+      if (*key == ' ')
+        {
+          if (s >= end || !is_blank_char (*s))
+            return NULL;
+          s = odori_skip_blanks (s, end);
+        }
+      else
+        {
+          if (s >= end || g_ascii_tolower (*s) != g_ascii_tolower (*key))
+            return NULL;
+          s++;
+        }
+    }
+  s = odori_skip_blanks (s, end);
+  if (s >= end || *s != ':')
+    return NULL;
+  return odori_skip_blanks (s + 1, end);
+}
+
+static const char *
+trim_end (const char *s,
+          const char *end)
+{
+  while (end > s && is_blank_char (end[-1]))
+    end--;
+  return end;
+}
+
+static gboolean
+next_content_line (OdoriLineReader *reader)
+{
+  while (odori_line_reader_next (reader))
+    if (!is_blank_line (reader->line, reader->len))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+unit_fits (OdoriField field,
+           OdoriUnit  unit)
+{
+  gboolean length = unit == ODORI_UNIT_INCHES || unit == ODORI_UNIT_CENTIMETERS ||
+                    unit == ODORI_UNIT_MILLIMETERS || unit == ODORI_UNIT_METERS;
+
+  if (field <= ODORI_FIELD_ZTRAN)
+    return length;
+  if (field <= ODORI_FIELD_ZROT)
+    return unit == ODORI_UNIT_DEGREES || unit == ODORI_UNIT_RADIANS;
+  return length || unit == ODORI_UNIT_PERCENT;
+}
+
+static const char *
+expected_units (OdoriField field)
+{
+  if (field <= ODORI_FIELD_ZTRAN)
+    return "INCHES, CENTIMETERS, MILLIMETERS or METERS";
+  if (field <= ODORI_FIELD_ZROT)
+    return "DEGREES or RADIANS";
+  return "PERCENT, INCHES, CENTIMETERS, MILLIMETERS or METERS";
+}
+
+static gboolean
+field_from_string (const char *s,
+                   gsize       len,
+                   OdoriField *field)
+{
+  for (guint f = 0; f < ODORI_N_FIELDS; f++)
+    {
+      const char *name = odori_field_to_string (f);
+
+      if (strlen (name) == len && g_ascii_strncasecmp (s, name, len) == 0)
+        {
+          *field = f;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The shortest "%.Ng" text that reads back to exactly T. */
+static void
+format_frame_time (char   *buf,
+                   gsize   size,
+                   double  t)
+{
+  for (int prec = 1; prec <= 17; prec++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%dg", prec);
+      g_ascii_formatd (buf, size, format, t);
+      if (g_ascii_strtod (buf, NULL) == t)
+        return;
+    }
+}
+
+/* Segment header */
+
+/* Reads the next non-blank line of the header; EOF is a truncation. */
+static gboolean
+header_line (BvaParser     *p,
+             SegmentHeader *h,
+             const char    *expected,
+             GError       **error)
+{
+  if (next_content_line (&p->reader))
+    return TRUE;
+  return set_error (p, error, ODORI_BVA_ERROR_TRUNCATED, p->reader.lineno,
+                    "the file ends inside the header of segment \"%s\": expected %s",
+                    h->name, expected);
+}
+
+static gboolean
+read_segment_name (BvaParser     *p,
+                   SegmentHeader *h,
+                   GError       **error)
+{
+  const char *line = p->reader.line;
+  const char *end = line + p->reader.len;
+  const char *s = memchr (line, ':', p->reader.len);
+
+  g_assert (s != NULL);
+  s = odori_skip_blanks (s + 1, end);
+  end = trim_end (s, end);
+  h->line = p->reader.lineno;
+  if (s == end)
+    return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h->line,
+                      "expected a segment name after \"Segment:\"");
+  h->name = g_utf8_make_valid (s, end - s);
+  return TRUE;
+}
+
+static gboolean
+read_frames_header (BvaParser     *p,
+                    SegmentHeader *h,
+                    GError       **error)
+{
+  const char *line, *end, *s;
+  gint64 n;
+
+  if (!header_line (p, h, "\"Frames: N\"", error))
+    return FALSE;
+  line = p->reader.line;
+  end = line + p->reader.len;
+  h->frames_line = p->reader.lineno;
+  s = match_key (line, end, "Frames");
+  if (s == NULL || !odori_parse_int (&s, end, &n) || n < 0 || trim_end (s, end) != s)
+    {
+      g_autofree char *found = excerpt (line, p->reader.len);
+
+      return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
+                        "expected a frame count like \"Frames: 277\" for segment \"%s\", "
+                        "got \"%s\"", h->name, found);
+    }
+  h->n_frames = (guint) MIN (n, (gint64) G_MAXUINT);
+  return TRUE;
+}
+
+static gboolean
+read_frame_time (BvaParser     *p,
+                 SegmentHeader *h,
+                 GError       **error)
+{
+  const char *line, *end, *s;
+  double t = 0;
+
+  if (!header_line (p, h, "\"Frame Time: SECONDS\"", error))
+    return FALSE;
+  line = p->reader.line;
+  end = line + p->reader.len;
+  h->time_line = p->reader.lineno;
+  s = match_key (line, end, "Frame Time");
+  if (s != NULL && odori_looks_non_finite (s, end))
+    {
+      g_autofree char *found = excerpt (s, trim_end (s, end) - s);
+
+      return set_error (p, error, ODORI_BVA_ERROR_NOT_FINITE, p->reader.lineno,
+                        "frame time of segment \"%s\" is not a finite number: \"%s\"",
+                        h->name, found);
+    }
+  if (s == NULL || !odori_parse_double (&s, end, &t) || trim_end (s, end) != s || !(t > 0))
+    {
+      g_autofree char *found = excerpt (line, p->reader.len);
+
+      return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
+                        "expected a positive frame time like \"Frame Time: 0.033333\" for "
+                        "segment \"%s\", got \"%s\"", h->name, found);
+    }
+  h->frame_time = t;
+  return TRUE;
+}
+
+static gboolean
+read_field_names (BvaParser     *p,
+                  SegmentHeader *h,
+                  GError       **error)
+{
+  const char *s, *end, *tok;
+  guint seen = 0;
+  gsize len;
+
+  if (!header_line (p, h, "the field names (XTRAN YTRAN ZTRAN XROT ...)", error))
+    return FALSE;
+  s = p->reader.line;
+  end = s + p->reader.len;
+  while ((len = odori_next_token (&s, end, &tok)) > 0)
+    {
+      OdoriField field;
+
+      if (!field_from_string (tok, len, &field))
+        {
+          g_autofree char *found = excerpt (tok, len);
+
+          return set_error (p, error, ODORI_BVA_ERROR_UNIT, p->reader.lineno,
+                            "unknown field \"%s\" in segment \"%s\" (expected XTRAN, YTRAN, "
+                            "ZTRAN, XROT, YROT, ZROT, XSCALE, YSCALE or ZSCALE)",
+                            found, h->name);
+        }
+      if (seen & (1u << field))
+        return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
+                          "field %s appears twice in segment \"%s\"",
+                          odori_field_to_string (field), h->name);
+      seen |= 1u << field;
+      h->fields[h->n_fields++] = field;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_units (BvaParser     *p,
+            SegmentHeader *h,
+            GError       **error)
+{
+  const char *s, *end, *tok;
+  guint n = 0;
+  gsize len;
+
+  if (!header_line (p, h, "the units (INCHES ... DEGREES ... PERCENT)", error))
+    return FALSE;
+  s = p->reader.line;
+  end = s + p->reader.len;
+  while ((len = odori_next_token (&s, end, &tok)) > 0)
+    {
+      OdoriField field;
+      OdoriUnit unit;
+
+      if (n == h->n_fields)
+        return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
+                          "more units than the %u fields of segment \"%s\"",
+                          h->n_fields, h->name);
+      field = h->fields[n];
+      if (!odori_unit_from_string (tok, len, &unit) || !unit_fits (field, unit))
+        {
+          g_autofree char *found = excerpt (tok, len);
+
+          return set_error (p, error, ODORI_BVA_ERROR_UNIT, p->reader.lineno,
+                            "unit \"%s\" does not fit field %s of segment \"%s\" "
+                            "(expected %s)", found, odori_field_to_string (field), h->name,
+                            expected_units (field));
+        }
+      h->units[n++] = unit;
+    }
+  if (n < h->n_fields)
+    return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
+                      "%u units for the %u fields of segment \"%s\"", n, h->n_fields, h->name);
+  return TRUE;
+}
+
+/* Checks the header against the segments read before it. */
+static gboolean
+check_header (BvaParser     *p,
+              SegmentHeader *h,
+              GError       **error)
+{
+  gpointer other;
+
+  if (g_hash_table_lookup_extended (p->names, h->name, NULL, &other))
+    return set_error (p, error, ODORI_BVA_ERROR_DUPLICATE, h->line,
+                      "segment name \"%s\" is already used by the segment at line %u",
+                      h->name, GPOINTER_TO_UINT (other));
+
+  if (p->n_read == 0)
+    {
+      p->frame_time = h->frame_time;
+      p->frame_time_line = h->time_line;
+    }
+  else if (fabs (h->frame_time - p->frame_time) > 1e-9 * p->frame_time)
+    {
+      char mine[G_ASCII_DTOSTR_BUF_SIZE];
+      char first[G_ASCII_DTOSTR_BUF_SIZE];
+
+      format_frame_time (mine, sizeof mine, h->frame_time);
+      format_frame_time (first, sizeof first, p->frame_time);
+
+      return set_error (p, error, ODORI_BVA_ERROR_FRAME_TIME, h->time_line,
+                        "segment \"%s\" has frame time %s, but the first segment has %s "
+                        "(line %u): all segments must share one frame time",
+                        h->name, mine, first, p->frame_time_line);
+    }
+  return TRUE;
+}
+
+/* Makes room for H's frames without trusting the header: no more frames than the rest
+ * of the file can hold (a frame line takes at least two bytes a field), and a motion
+ * proportionate to the file. A header that announces more fails later, at the line where
+ * the file ends, with the number of frames actually there. */
+static gboolean
+ensure_frames (BvaParser     *p,
+               SegmentHeader *h,
+               GError       **error)
+{
+  gsize remaining = odori_line_reader_remaining (&p->reader);
+  guint64 max_frames = ((guint64) remaining + 1) / (2 * h->n_fields);
+  guint64 cap = p->file_len / 2 + (1u << 20);
+  guint n_frames = (guint) MIN ((guint64) h->n_frames, max_frames);
+
+  if (p->motion != NULL && n_frames <= p->motion->n_frames)
+    return TRUE;
+
+  if ((guint64) p->n_alloc * n_frames > cap)
+    return set_error (p, error, ODORI_BVA_ERROR_COUNT, h->frames_line,
+                      "segment \"%s\" announces %u frames: for %u segments that is more "
+                      "than a file of %" G_GSIZE_FORMAT " bytes can hold",
+                      h->name, h->n_frames, p->n_alloc, p->file_len);
+
+  if (p->motion == NULL)
+    {
+      p->motion = odori_motion_new (p->n_alloc, n_frames, h->frame_time, error);
+      return p->motion != NULL;
+    }
+  return odori_motion_resize (p->motion, n_frames, error);
+}
+
+/* Frame data */
+
+/* R = Rz · Rx · Ry from angles in degrees (Z, X, Y). The writer calls this too, to see
+ * exactly what the reader will make of the angles it writes. */
+static void
+rotation_from_zxy (const double zxy[3],
+                   float        q[4])
+{
+  if (zxy[0] == 0 && zxy[1] == 0 && zxy[2] == 0)
+    glm_quat_identity (q);
+  else
+    odori_euler_to_quat ("ZXY", zxy, q);
+}
+
+typedef struct
+{
+  const SegmentHeader *h;
+  guint                slot[ODORI_N_FIELDS];    /* canonical index of each column */
+  double               factor[ODORI_N_FIELDS];  /* to degrees for RADIANS, else 1 */
+} Columns;
+
+static void
+columns_init (Columns             *c,
+              const SegmentHeader *h)
+{
+  c->h = h;
+  for (guint i = 0; i < h->n_fields; i++)
+    {
+      c->slot[i] = h->fields[i];
+      c->factor[i] = h->units[i] == ODORI_UNIT_RADIANS ? 180.0 / G_PI : 1.0;
+    }
+}
+
+/* The error for a token at S that is not a number. */
+static gboolean
+number_error (BvaParser     *p,
+              const Columns *c,
+              guint          frame,
+              guint          column,
+              const char    *s,
+              GError       **error)
+{
+  const char *line = p->reader.line;
+  const char *end = line + p->reader.len;
+  const char *e = s;
+  g_autofree char *found = NULL;
+
+  if (column == 0 && is_segment_line (line, p->reader.len))
+    return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
+                      "segment \"%s\" has only %u frame lines, but its \"Frames:\" (line %u) "
+                      "says %u", c->h->name, frame - 1, c->h->frames_line, c->h->n_frames);
+
+  while (e < end && !is_blank_char (*e))
+    e++;
+  found = excerpt (s, e - s);
+  if (odori_looks_non_finite (s, end))
+    return set_error (p, error, ODORI_BVA_ERROR_NOT_FINITE, p->reader.lineno,
+                      "segment \"%s\", frame %u, column %u (%s): \"%s\" is not a finite number",
+                      c->h->name, frame, (guint) (s - line) + 1,
+                      odori_field_to_string (c->h->fields[column]), found);
+  return set_error (p, error, ODORI_BVA_ERROR_NUMBER, p->reader.lineno,
+                    "segment \"%s\", frame %u, column %u (%s): expected a number, got \"%s\"",
+                    c->h->name, frame, (guint) (s - line) + 1,
+                    odori_field_to_string (c->h->fields[column]), found);
+}
+
+static gboolean
+count_error (BvaParser     *p,
+             const Columns *c,
+             guint          frame,
+             guint          found,
+             GError       **error)
+{
+  const char *s = p->reader.line;
+  const char *end = s + p->reader.len;
+  const char *tok;
+
+  /* Too many: count them all for the message. */
+  if (found > c->h->n_fields)
+    {
+      found = 0;
+      while (odori_next_token (&s, end, &tok) > 0)
+        found++;
+    }
+  return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
+                    "segment \"%s\", frame %u: expected %u values, found %u",
+                    c->h->name, frame, c->h->n_fields, found);
+}
+
+static gboolean
+parse_frame_line (BvaParser      *p,
+                  const Columns  *c,
+                  guint           frame,
+                  OdoriTransform *t,
+                  GError        **error)
+{
+  const char *line = p->reader.line;
+  const char *end = line + p->reader.len;
+  const char *s = line;
+  guint n_fields = c->h->n_fields;
+  double v[ODORI_N_FIELDS] = { 0, 0, 0, 0, 0, 0, 100, 100, 100 };
+  guint n = 0;
+
+  for (;;)
+    {
+      const char *start;
+      double x;
+
+      s = odori_skip_blanks (s, end);
+      if (s >= end)
+        break;
+      if (G_UNLIKELY (n == n_fields))
+        return count_error (p, c, frame, n + 1, error);
+      start = s;
+      if (G_UNLIKELY (!odori_parse_double (&s, end, &x) || (s < end && !is_blank_char (*s))))
+        return number_error (p, c, frame, n, start, error);
+      if (G_UNLIKELY (fabs (x) > MAX_ABS_VALUE))
+        {
+          g_autofree char *found = excerpt (start, s - start);
+
+          return set_error (p, error, ODORI_BVA_ERROR_NUMBER, p->reader.lineno,
+                            "segment \"%s\", frame %u, column %u (%s): %s is out of range",
+                            c->h->name, frame, (guint) (start - line) + 1,
+                            odori_field_to_string (c->h->fields[n]), found);
+        }
+      v[c->slot[n]] = x * c->factor[n];
+      n++;
+    }
+  if (G_UNLIKELY (n < n_fields))
+    return count_error (p, c, frame, n, error);
+
+  t->position[0] = v[ODORI_FIELD_XTRAN];
+  t->position[1] = v[ODORI_FIELD_YTRAN];
+  t->position[2] = v[ODORI_FIELD_ZTRAN];
+  t->scale[0] = v[ODORI_FIELD_XSCALE];
+  t->scale[1] = v[ODORI_FIELD_YSCALE];
+  t->scale[2] = v[ODORI_FIELD_ZSCALE];
+  {
+    double zxy[3] = { v[ODORI_FIELD_ZROT], v[ODORI_FIELD_XROT], v[ODORI_FIELD_YROT] };
+
+    rotation_from_zxy (zxy, t->rotation);
+  }
+  return TRUE;
+}
+
+static gboolean
+read_frames (BvaParser           *p,
+             const SegmentHeader *h,
+             guint                segment,
+             GError             **error)
+{
+  OdoriMotion *m = p->motion;
+  gsize stride = m->n_segments;
+  OdoriTransform *t = m->transforms + segment;
+  Columns c;
+
+  columns_init (&c, h);
+  for (guint f = 0; f < h->n_frames; f++, t += stride)
+    {
+      if (G_UNLIKELY (!next_content_line (&p->reader) || f >= m->n_frames))
+        return set_error (p, error, ODORI_BVA_ERROR_TRUNCATED, p->reader.lineno,
+                          "the file ends after %u of the %u frames of segment \"%s\"",
+                          f, h->n_frames, h->name);
+      if (!parse_frame_line (p, &c, f + 1, t, error))
+        return FALSE;
+    }
+
+  /* A shorter segment holds its last frame. */
+  if (h->n_frames > 0)
+    {
+      const OdoriTransform *last = odori_motion_get (m, h->n_frames - 1, segment);
+
+      for (guint f = h->n_frames; f < m->n_frames; f++)
+        *odori_motion_get (m, f, segment) = *last;
+    }
+  return TRUE;
+}
+
+/* The error for a line where a segment header should start. */
+static gboolean
+expected_segment_error (BvaParser *p,
+                        GError   **error)
+{
+  const char *line = p->reader.line;
+  const char *end = line + p->reader.len;
+  const char *s = odori_skip_blanks (line, end);
+  g_autofree char *found = excerpt (s, trim_end (s, end) - s);
+  double x;
+
+  if (p->n_read > 0 && odori_parse_double (&s, end, &x))
+    {
+      const SegmentInfo *last = &p->info[p->n_read - 1];
+
+      return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
+                        "more frame lines than the %u announced by the segment at line %u: "
+                        "expected \"Segment: NAME\", got \"%s\"",
+                        last->n_frames, last->line, found);
+    }
+  return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
+                    "expected \"Segment: NAME\", got \"%s\"", found);
+}
+
+static gboolean
+read_segment (BvaParser *p,
+              GError   **error)
+{
+  SegmentHeader h = { 0 };
+  gboolean ok = FALSE;
+  guint s = p->n_read;
+
+  if (!is_segment_line (p->reader.line, p->reader.len))
+    return expected_segment_error (p, error);
+
+  if (!read_segment_name (p, &h, error) ||
+      !read_frames_header (p, &h, error) ||
+      !read_frame_time (p, &h, error) ||
+      !read_field_names (p, &h, error) ||
+      !read_units (p, &h, error) ||
+      !check_header (p, &h, error))
+    goto out;
+
+  if (s >= p->n_alloc)
+    {
+      /* Cannot happen: count_segments() saw every header line. */
+      set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h.line, "unexpected segment header");
+      goto out;
+    }
+  if (!ensure_frames (p, &h, error))
+    goto out;
+
+  odori_motion_set_segment_name (p->motion, s, h.name);
+  p->motion->segments[s].n_fields = h.n_fields;
+  memcpy (p->motion->segments[s].fields, h.fields, sizeof h.fields);
+  memcpy (p->motion->segments[s].units, h.units, sizeof h.units);
+
+  if (!read_frames (p, &h, s, error))
+    goto out;
+
+  p->info[s].line = h.line;
+  p->info[s].n_frames = h.n_frames;
+  g_hash_table_insert (p->names, g_steal_pointer (&h.name), GUINT_TO_POINTER (h.line));
+  p->n_read++;
+  ok = TRUE;
+
+out:
+  g_free (h.name);
+  return ok;
+}
+
+static void
+warn_short_segments (BvaParser *p,
+                     GPtrArray *warnings)
+{
+  OdoriMotion *m = p->motion;
+
+  if (warnings == NULL)
+    return;
+  for (guint s = 0; s < m->n_segments; s++)
+    {
+      if (p->info[s].n_frames == m->n_frames)
+        continue;
+      if (p->info[s].n_frames == 0)
+        g_ptr_array_add (warnings,
+                         odori_diagnostic_new (p->path, p->info[s].line, FALSE,
+                                               "segment \"%s\" has no frames (the longest has "
+                                               "%u): it stays at rest", m->segments[s].name,
+                                               m->n_frames));
+      else
+        g_ptr_array_add (warnings,
+                         odori_diagnostic_new (p->path, p->info[s].line, FALSE,
+                                               "segment \"%s\" has %u frames, the longest has "
+                                               "%u: its last frame is held to the end",
+                                               m->segments[s].name, p->info[s].n_frames,
+                                               m->n_frames));
+    }
+}
+
+OdoriMotion *
+odori_bva_load_text (OdoriTextFile *file,
+                     GPtrArray     *warnings,
+                     GError       **error)
+{
+  g_autoptr(GHashTable) names = NULL;
+  g_autofree SegmentInfo *info = NULL;
+  g_autoptr(OdoriMotion) motion = NULL;
+  BvaParser p = { 0 };
+  const char *data;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (file != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  data = odori_text_file_get_data (file, &p.file_len);
+  p.path = odori_text_file_get_path (file);
+  if (p.path == NULL)
+    p.path = "(data)";
+  /* Every valid header takes MIN_HEADER_BYTES, so more headers than that cannot all be
+   * valid: the parser fails before it needs more than this many. */
+  p.n_alloc = MIN (count_segments (data, p.file_len), p.file_len / MIN_HEADER_BYTES + 1);
+  info = p.info = g_new0 (SegmentInfo, MAX (p.n_alloc, 1));
+  names = p.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  odori_line_reader_init (&p.reader, file);
+  while (ok && next_content_line (&p.reader))
+    ok = read_segment (&p, error);
+  motion = p.motion;
+  if (!ok)
+    return NULL;
+
+  if (p.n_read == 0)
+    {
+      set_error (&p, error, ODORI_BVA_ERROR_SYNTAX, p.reader.lineno,
+                 "the file is empty: expected \"Segment: NAME\"");
+      return NULL;
+    }
+  if (p.n_read != p.n_alloc)
+    {
+      set_error (&p, error, ODORI_BVA_ERROR_SYNTAX, p.reader.lineno,
+                 "%u segment headers found, but %u read", p.n_alloc, p.n_read);
+      return NULL;
+    }
+
+  warn_short_segments (&p, warnings);
+  g_free (motion->path);
+  motion->path = g_strdup (p.path);
+  return g_steal_pointer (&motion);
+}
+
+OdoriMotion *
+odori_bva_load (const char *path,
+                GPtrArray  *warnings,
+                GError    **error)
+{
+  g_autoptr(OdoriTextFile) file = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  file = odori_text_file_open (path, error);
+  if (file == NULL)
+    return NULL;
+  return odori_bva_load_text (file, warnings, error);
+}
+
+gboolean
+odori_bva_sniff (const char *data,
+                 gsize       len)
+{
+  const char *s, *end;
+
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+
+  if (len == 0)
+    return FALSE;
+  s = data;
+  end = data + len;
+  if (len >= 3 && memcmp (s, "\xEF\xBB\xBF", 3) == 0)
+    s += 3;
+  /* Skip blank lines; the first other line decides. */
+  for (;;)
+    {
+      const char *b = odori_skip_blanks (s, end);
+
+      if (b < end && (*b == '\n' || *b == '\r'))
+        s = b + 1;
+      else
+        return is_segment_key (b, end);
+    }
+}
+
+/* Writer */
+
+/* The columns to write: the segment's own, or the canonical nine when they are unusable
+ * (a motion that did not come from BVA). */
+static guint
+segment_columns (const OdoriSegment *seg,
+                 OdoriField          fields[ODORI_N_FIELDS],
+                 OdoriUnit           units[ODORI_N_FIELDS])
+{
+  guint seen = 0;
+  gboolean valid = seg->n_fields > 0 && seg->n_fields <= ODORI_N_FIELDS;
+
+  for (guint i = 0; valid && i < seg->n_fields; i++)
+    {
+      valid = seg->fields[i] < ODORI_N_FIELDS && !(seen & (1u << seg->fields[i])) &&
+              unit_fits (seg->fields[i], seg->units[i]);
+      seen |= 1u << seg->fields[i];
+    }
+  if (valid)
+    {
+      memcpy (fields, seg->fields, sizeof (OdoriField) * seg->n_fields);
+      memcpy (units, seg->units, sizeof (OdoriUnit) * seg->n_fields);
+      return seg->n_fields;
+    }
+  for (guint f = 0; f < ODORI_N_FIELDS; f++)
+    {
+      fields[f] = f;
+      units[f] = f <= ODORI_FIELD_ZTRAN ? ODORI_UNIT_INCHES
+               : f <= ODORI_FIELD_ZROT ? ODORI_UNIT_DEGREES : ODORI_UNIT_PERCENT;
+    }
+  return ODORI_N_FIELDS;
+}
+
+/* A name that reads back as itself: no line breaks or other control characters (blanks
+ * inside are kept: the reader keeps them too), not empty. */
+static char *
+segment_name_for_file (const OdoriSegment *seg,
+                       guint               index)
+{
+  char *name;
+
+  if (seg->name == NULL || seg->name[0] == '\0')
+    return g_strdup_printf ("segment%u", index + 1);
+  name = g_strstrip (g_strdup (seg->name));
+  for (char *c = name; *c != '\0'; c++)
+    if (((guchar) *c < 0x20 && *c != '\t') || *c == 0x7f)
+      *c = '_';
+  if (name[0] == '\0')
+    {
+      g_free (name);
+      return g_strdup_printf ("segment%u", index + 1);
+    }
+  return name;
+}
+
+static void
+write_header (const OdoriMotion *motion,
+              guint              segment,
+              const char        *frame_time,
+              const OdoriField  *fields,
+              const OdoriUnit   *units,
+              guint              n_fields,
+              OdoriOutput       *out)
+{
+  g_autofree char *name = segment_name_for_file (&motion->segments[segment], segment);
+
+  odori_output_write (out, "Segment:\t", 9);
+  odori_output_text (out, name);
+  odori_output_printf (out, "\nFrames:\t%u\nFrame Time:\t%s\n", motion->n_frames, frame_time);
+  for (guint i = 0; i < n_fields; i++)
+    {
+      if (i > 0)
+        odori_output_char (out, '\t');
+      odori_output_text (out, odori_field_to_string (fields[i]));
+    }
+  odori_output_char (out, '\n');
+  for (guint i = 0; i < n_fields; i++)
+    {
+      if (i > 0)
+        odori_output_char (out, '\t');
+      odori_output_text (out, odori_unit_to_string (units[i]));
+    }
+  odori_output_char (out, '\n');
+}
+
+/* Angles as written: Z, X, Y in the column's unit, and back in degrees as read. */
+typedef struct
+{
+  gboolean present[3];
+  double   to_unit[3];    /* degrees -> the column's unit */
+  double   to_degrees[3]; /* the column's unit -> degrees, the reader's own factor */
+  double   snap[3];       /* how close an angle must be to a rounder one to try it */
+} AngleColumns;
+
+static gboolean
+angle_columns_init (AngleColumns     *ac,
+                    const OdoriField *fields,
+                    const OdoriUnit  *units,
+                    guint             n_fields)
+{
+  gboolean any = FALSE;
+
+  memset (ac, 0, sizeof *ac);
+  for (guint i = 0; i < n_fields; i++)
+    {
+      int k = fields[i] == ODORI_FIELD_ZROT ? 0 : fields[i] == ODORI_FIELD_XROT ? 1
+            : fields[i] == ODORI_FIELD_YROT ? 2 : -1;
+      gboolean rad = units[i] == ODORI_UNIT_RADIANS;
+
+      if (k < 0)
+        continue;
+      any = ac->present[k] = TRUE;
+      ac->to_unit[k] = rad ? G_PI / 180.0 : 1.0;
+      ac->to_degrees[k] = rad ? 180.0 / G_PI : 1.0;
+      ac->snap[k] = 2e-5 * ac->to_unit[k];
+    }
+  return any;
+}
+
+static const double pow10_table[] = { 1, 10, 100, 1000, 10000, 100000, 1000000 };
+
+/* X rounded to DECIMALS, as the double the reader gets from its text. */
+static double
+round_decimals (double x,
+                int    decimals)
+{
+  if (fabs (x) >= 1e9)
+    return x;
+  return (double) llround (x * pow10_table[decimals]) / pow10_table[decimals];
+}
+
+/* Degrees to written values: an angle within float noise of a number with at most 4
+ * decimals (90 for 89.9999993) takes that number, the others are rounded to 6 decimals. */
+static void
+angles_to_columns (const AngleColumns *ac,
+                   const double        deg[3],
+                   double              out[3])
+{
+  for (int k = 0; k < 3; k++)
+    {
+      double x = deg[k] * ac->to_unit[k];
+      int d;
+
+      out[k] = 0;
+      if (!ac->present[k])
+        continue;
+      /* Rounder numbers are 4-decimal numbers too: most angles stop at the first test. */
+      if (fabs (x - round_decimals (x, 4)) > ac->snap[k])
+        {
+          out[k] = round_decimals (x, 6);
+          continue;
+        }
+      for (d = 0; d < 4; d++)
+        if (fabs (x - round_decimals (x, d)) <= ac->snap[k])
+          break;
+      out[k] = round_decimals (x, d);
+    }
+}
+
+/* The value to write for a float the reader stored: the roundest number of at most 6
+ * decimals that reads back as the same float (82.313, not 82.313004). */
+static double
+float_to_column (float f)
+{
+  /* If the nearest 5-decimal number is not F, no rounder one (farther away) is. */
+  if ((float) round_decimals (f, 5) != f)
+    return f;
+  for (int d = 0; d < 5; d++)
+    {
+      double r = round_decimals (f, d);
+
+      if ((float) r == f)
+        return r;
+    }
+  return round_decimals (f, 5);
+}
+
+static void
+columns_to_angles (const AngleColumns *ac,
+                   const double        out[3],
+                   double              deg[3])
+{
+  for (int k = 0; k < 3; k++)
+    deg[k] = ac->present[k] ? out[k] * ac->to_degrees[k] : 0;
+}
+
+/* Chooses the angles to write for Q so that saving what is read back writes the same
+ * text: either the angles read back give Q exactly, or they give a Q' whose own angles
+ * are the same text (a fixed point). Float quaternions hold an angle to ~1e-5 degrees,
+ * so plain rounding would drift by a digit on each save. PREV (degrees, or NULL) is the
+ * previous frame as read back; on return PREV holds this frame's, for the next one. */
+static void
+choose_angles (const AngleColumns *ac,
+               const float         q[4],
+               double             *prev,
+               gboolean            have_prev,
+               double              out[3])
+{
+  double deg[3];
+
+  odori_quat_to_euler ("ZXY", q, have_prev ? prev : NULL, deg);
+  angles_to_columns (ac, deg, out);
+  for (int iter = 0; iter < 4; iter++)
+    {
+      double next[3];
+      float back[4];
+
+      columns_to_angles (ac, out, deg);
+      rotation_from_zxy (deg, back);
+      if (memcmp (back, q, sizeof back) == 0)
+        break;
+      odori_quat_to_euler ("ZXY", back, have_prev ? prev : NULL, deg);
+      angles_to_columns (ac, deg, next);
+      if (memcmp (next, out, sizeof next) == 0)
+        break;
+      memcpy (out, next, sizeof next);
+    }
+  columns_to_angles (ac, out, prev);
+}
+
+static void
+write_segment (const OdoriMotion *motion,
+               guint              segment,
+               const char        *frame_time,
+               OdoriOutput       *out)
+{
+  OdoriField fields[ODORI_N_FIELDS];
+  OdoriUnit units[ODORI_N_FIELDS];
+  guint n_fields = segment_columns (&motion->segments[segment], fields, units);
+  AngleColumns ac;
+  gboolean has_rotation = angle_columns_init (&ac, fields, units, n_fields);
+  double prev[3] = { 0, 0, 0 };
+  double zxy[3] = { 0, 0, 0 };
+  /* 9 values of at most 40 bytes, separators and the line end. */
+  char buf[ODORI_N_FIELDS * 41 + 1];
+
+  write_header (motion, segment, frame_time, fields, units, n_fields, out);
+
+  for (guint f = 0; f < motion->n_frames; f++)
+    {
+      const OdoriTransform *t = odori_motion_get (motion, f, segment);
+      double v[ODORI_N_FIELDS] = { 0 };
+      gsize len = 0;
+
+      /* Each frame's angles are the solution nearest the previous frame's: no +-180
+       * flips. ZXY holds them in the columns' units. */
+      if (has_rotation)
+        choose_angles (&ac, t->rotation, prev, f > 0, zxy);
+      v[ODORI_FIELD_XROT] = zxy[1];
+      v[ODORI_FIELD_YROT] = zxy[2];
+      v[ODORI_FIELD_ZROT] = zxy[0];
+
+      for (guint i = 0; i < n_fields; i++)
+        {
+          OdoriField field = fields[i];
+          double x;
+
+          if (field <= ODORI_FIELD_ZTRAN)
+            x = float_to_column (t->position[field - ODORI_FIELD_XTRAN]);
+          else if (field >= ODORI_FIELD_XSCALE)
+            x = float_to_column (t->scale[field - ODORI_FIELD_XSCALE]);
+          else
+            x = v[field];
+          if (i > 0)
+            buf[len++] = ' ';
+          len += odori_format_fixed (buf + len, x, 6);
+        }
+      buf[len++] = '\n';
+      odori_output_write (out, buf, len);
+    }
+}
+
+void
+odori_bva_write (const OdoriMotion *motion,
+                 OdoriOutput       *out)
+{
+  char frame_time[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_return_if_fail (motion != NULL);
+  g_return_if_fail (out != NULL);
+
+  format_frame_time (frame_time, sizeof frame_time, motion->frame_time);
+  for (guint s = 0; s < motion->n_segments; s++)
+    write_segment (motion, s, frame_time, out);
+}
+
+gboolean
+odori_bva_save (const OdoriMotion *motion,
+                const char        *path,
+                GError           **error)
+{
+  g_autoptr(OdoriOutput) out = NULL;
+
+  g_return_val_if_fail (motion != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* The reader would refuse the file: better not to write it. */
+  if (!(motion->frame_time > 0) || !isfinite (motion->frame_time))
+    {
+      g_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_FRAME_TIME,
+                   "%s: cannot write a motion whose frame time is not a positive number", path);
+      return FALSE;
+    }
+
+  out = odori_output_new (path, ODORI_ENCODING_UTF8, error);
+  if (out == NULL)
+    return FALSE;
+  odori_bva_write (motion, out);
+  return odori_output_commit (out, error);
+}

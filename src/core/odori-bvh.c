@@ -1,0 +1,1076 @@
+/* odori-bvh.c: Biovision Hierarchy reader (FORMATS.md §8)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The hierarchy is read token by token (any whitespace separates tokens; braces are tokens
+ * of their own even when glued to a word) with an explicit stack of open braces, so a
+ * hostile nesting depth costs no C stack. The motion block is read line by line: one line
+ * is one frame, parsed into one reused array of doubles and converted at once into the
+ * global transforms of the motion, which is allocated once.
+ *
+ * Decisions (Odori):
+ * - Keywords and channel names are matched without regard to case.
+ * - A joint name is the rest of its ROOT/JOINT line up to a "{" (names with blanks occur).
+ * - Several ROOTs are accepted, each the root of its own tree.
+ * - Local translation: the OFFSET, with every component that has a position channel
+ *   replaced by that channel's value (not OFFSET + channel). Files that animate positions
+ *   usually write the full local translation there and give the root an OFFSET of 0 (CMU,
+ *   the salsa files), where both readings agree; joints without position channels keep
+ *   bones of length |OFFSET|.
+ * - Local rotation: the product of the rotation channels in the order listed,
+ *   R = R_c1 · R_c2 · R_c3 (column vectors), each joint with its own order.
+ * - Global: R_g = R_parent · R_local, p_g = p_parent + R_parent · t_local.
+ * - Scale is 1,1,1 (units UNKNOWN: a factor, not BVA's PERCENT); position units are
+ *   ODORI_UNIT_UNKNOWN (whatever the file uses), rotations DEGREES; segments have no BVA
+ *   fields (n_fields = 0). Global rotations are products of unit quaternions, not
+ *   renormalized (float rounding only).
+ * - Frames: larger than the bytes left can hold (2 bytes a channel value) allocates
+ *   nothing; the data lines are still read to report how many there are.
+ * - A file that ends inside the hierarchy is TRUNCATED; MOTION while a brace is still open,
+ *   or a "}" without its "{", is UNBALANCED.
+ * - Blank lines among the frames are skipped.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "odori-bvh.h"
+
+/* Deeper than any skeleton (a hand has 4 levels below a ~10-level spine). */
+#define MAX_DEPTH 256
+/* Bytes of an offending token quoted in messages. */
+#define MAX_SHOWN 40
+
+G_DEFINE_QUARK (odori-bvh-error-quark, odori_bvh_error)
+
+typedef struct
+{
+  OdoriSegment seg;          /* seg.name is owned here until copied into the motion */
+  guint        line;         /* line of its ROOT/JOINT keyword */
+  gboolean     has_offset;
+  gboolean     has_channels;
+  guint        first_value;  /* index of its first channel value in a frame line */
+} BvhJoint;
+
+typedef struct
+{
+  guint joint;
+  guint brace_line;
+} BvhOpen;
+
+typedef struct
+{
+  const char      *path;
+  GPtrArray       *warnings;
+  OdoriLineReader  reader;
+  const char      *p;              /* unread rest of the current line */
+  const char      *end;
+  guint            lineno;         /* line of the last token read */
+  GArray          *joints;         /* BvhJoint, in file order */
+  GArray          *open;           /* BvhOpen: the braces not yet closed */
+  GHashTable      *names;          /* joint name -> GUINT_TO_POINTER (line) */
+  guint            n_values;       /* channel values per frame */
+  guint            channels_line;  /* the last CHANNELS keyword, for messages */
+  gint64           channels_count;
+} BvhParser;
+
+static vec3 axes[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+
+static gboolean set_error (BvhParser     *self,
+                           GError       **error,
+                           guint          line,
+                           OdoriBvhError  code,
+                           const char    *format,
+                           ...) G_GNUC_PRINTF (5, 6);
+
+static gboolean
+set_error (BvhParser     *self,
+           GError       **error,
+           guint          line,
+           OdoriBvhError  code,
+           const char    *format,
+           ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, ODORI_BVH_ERROR, code, "%s:%u: %s", self->path, line, message);
+  return FALSE;
+}
+
+static void
+bvh_joint_clear (gpointer data)
+{
+  BvhJoint *joint = data;
+
+  g_clear_pointer (&joint->seg.name, g_free);
+}
+
+static inline gboolean
+is_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+/* The token quoted for a message: at most MAX_SHOWN bytes, valid UTF-8. */
+static char *
+show_token (const char *tok,
+            gsize       len)
+{
+  g_autofree char *valid = g_utf8_make_valid (tok, MIN (len, MAX_SHOWN + 4));
+  const char *cut;
+
+  if (len <= MAX_SHOWN)
+    return g_steal_pointer (&valid);
+  cut = g_utf8_find_prev_char (valid, valid + MAX_SHOWN + 1);
+  return g_strdup_printf ("%.*s…", (int) (cut != NULL ? cut - valid : 0), valid);
+}
+
+static gboolean
+token_is (const char *tok,
+          gsize       len,
+          const char *word)
+{
+  return strlen (word) == len && g_ascii_strncasecmp (tok, word, len) == 0;
+}
+
+/* Tokens */
+
+static gboolean
+next_token (BvhParser   *self,
+            const char **tok,
+            gsize       *len)
+{
+  const char *start;
+
+  for (;;)
+    {
+      while (self->p < self->end && is_space (*self->p))
+        self->p++;
+      if (self->p < self->end)
+        break;
+      if (!odori_line_reader_next (&self->reader))
+        {
+          *tok = NULL;
+          *len = 0;
+          return FALSE;
+        }
+      self->p = self->reader.line;
+      self->end = self->reader.line + self->reader.len;
+    }
+
+  start = self->p;
+  if (*start == '{' || *start == '}')
+    self->p++;
+  else
+    while (self->p < self->end && !is_space (*self->p) && *self->p != '{' && *self->p != '}')
+      self->p++;
+  *tok = start;
+  *len = self->p - start;
+  self->lineno = self->reader.lineno;
+  return TRUE;
+}
+
+static guint
+eof_line (BvhParser *self)
+{
+  return MAX (self->reader.lineno, 1);
+}
+
+/* The next token, or a TRUNCATED error saying what was expected. */
+static gboolean
+expect_token (BvhParser   *self,
+              const char **tok,
+              gsize       *len,
+              const char  *expected,
+              GError     **error)
+{
+  if (next_token (self, tok, len))
+    return TRUE;
+  return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
+                    "file ends, expected %s", expected);
+}
+
+static gboolean
+expect_word (BvhParser   *self,
+             const char  *word,
+             const char  *context,
+             GError     **error)
+{
+  g_autofree char *shown = NULL;
+  const char *tok;
+  gsize len;
+
+  if (!expect_token (self, &tok, &len, word, error))
+    return FALSE;
+  if (token_is (tok, len, word))
+    return TRUE;
+  shown = show_token (tok, len);
+  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                    "expected \"%s\" %s, got \"%s\"", word, context, shown);
+}
+
+/* Numbers */
+
+/* Error for the text at [tok, end) that should have been a number. */
+static gboolean
+number_error (BvhParser   *self,
+              GError     **error,
+              guint        line,
+              const char  *tok,
+              const char  *end,
+              const char  *what)
+{
+  g_autofree char *shown = NULL;
+  const char *t = tok;
+
+  while (t < end && !is_space (*t))
+    t++;
+  shown = show_token (tok, t - tok);
+  /* (odori_parse_double refuses numbers beyond double range, like 1e999: NUMBER) */
+  if (odori_looks_non_finite (tok, t))
+    return set_error (self, error, line, ODORI_BVH_ERROR_NOT_FINITE,
+                      "expected a finite number for %s, got \"%s\"", what, shown);
+  return set_error (self, error, line, ODORI_BVH_ERROR_NUMBER,
+                    "expected a number for %s, got \"%s\"", what, shown);
+}
+
+/* A number that fills the whole token. */
+static gboolean
+token_to_double (BvhParser   *self,
+                 const char  *tok,
+                 gsize        len,
+                 const char  *what,
+                 double      *out,
+                 GError     **error)
+{
+  const char *p = tok;
+  const char *end = tok + len;
+
+  if (!odori_parse_double (&p, end, out) || p != end || !isfinite (*out))
+    return number_error (self, error, self->lineno, tok, end, what);
+  return TRUE;
+}
+
+static gboolean
+token_to_int (BvhParser   *self,
+              const char  *tok,
+              gsize        len,
+              const char  *what,
+              gint64      *out,
+              GError     **error)
+{
+  const char *p = tok;
+  const char *end = tok + len;
+
+  if (!odori_parse_int (&p, end, out) || p != end)
+    return number_error (self, error, self->lineno, tok, end, what);
+  return TRUE;
+}
+
+static gboolean
+read_vec3 (BvhParser   *self,
+           const char  *what,
+           float        v[3],
+           GError     **error)
+{
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *tok;
+      gsize len;
+      double d;
+
+      if (!expect_token (self, &tok, &len, "a number", error) ||
+          !token_to_double (self, tok, len, what, &d, error))
+        return FALSE;
+      v[i] = (float) d;
+    }
+  return TRUE;
+}
+
+/* Hierarchy */
+
+static BvhJoint *
+joint_at (BvhParser *self,
+          guint      index)
+{
+  return &g_array_index (self->joints, BvhJoint, index);
+}
+
+static BvhOpen *
+top_open (BvhParser *self)
+{
+  g_assert (self->open->len > 0);
+  return &g_array_index (self->open, BvhOpen, self->open->len - 1);
+}
+
+/* The joint whose block we are in, or an error if KEYWORD appears outside any. */
+static BvhJoint *
+current_joint (BvhParser   *self,
+               const char  *keyword,
+               GError     **error)
+{
+  if (self->open->len == 0)
+    {
+      set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                 "%s outside of a ROOT or JOINT block", keyword);
+      return NULL;
+    }
+  return joint_at (self, top_open (self)->joint);
+}
+
+/* The rest of the current line up to a "{", without surrounding blanks. */
+static char *
+take_joint_name (BvhParser *self)
+{
+  const char *start = self->p;
+  const char *stop = start;
+  const char *end;
+
+  while (stop < self->end && *stop != '{')
+    stop++;
+  self->p = stop;
+  while (start < stop && is_space (*start))
+    start++;
+  end = stop;
+  while (end > start && is_space (end[-1]))
+    end--;
+  return end > start ? g_strndup (start, end - start) : NULL;
+}
+
+static gboolean
+check_new_name (BvhParser   *self,
+                const char  *name,
+                GError     **error)
+{
+  gpointer first;
+
+  if (!g_hash_table_lookup_extended (self->names, name, NULL, &first))
+    return TRUE;
+  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_DUPLICATE,
+                    "joint \"%s\" is defined twice (first at line %u)",
+                    name, GPOINTER_TO_UINT (first));
+}
+
+static gboolean
+expect_open_brace (BvhParser   *self,
+                   const char  *context,
+                   GError     **error)
+{
+  g_autofree char *shown = NULL;
+  const char *tok;
+  gsize len;
+
+  if (!expect_token (self, &tok, &len, "{", error))
+    return FALSE;
+  if (len == 1 && *tok == '{')
+    return TRUE;
+  shown = show_token (tok, len);
+  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                    "expected \"{\" after %s, got \"%s\"", context, shown);
+}
+
+static gboolean
+parse_joint (BvhParser   *self,
+             gboolean     is_root,
+             GError     **error)
+{
+  const char *keyword = is_root ? "ROOT" : "JOINT";
+  guint line = self->lineno;
+  g_autofree char *name = NULL;
+  g_autofree char *context = NULL;
+  BvhJoint joint = { 0 };
+  BvhOpen open;
+
+  if (is_root && self->open->len > 0)
+    return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
+                      "ROOT inside the block of joint \"%s\" (opened at line %u)",
+                      joint_at (self, top_open (self)->joint)->seg.name,
+                      top_open (self)->brace_line);
+  if (!is_root && self->open->len == 0)
+    return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
+                      "JOINT outside of a ROOT block");
+  name = take_joint_name (self);
+  if (name == NULL)
+    return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
+                      "expected a joint name after %s", keyword);
+  if (!check_new_name (self, name, error))
+    return FALSE;
+  if (self->open->len >= MAX_DEPTH)
+    return set_error (self, error, line, ODORI_BVH_ERROR_TOO_DEEP,
+                      "joint \"%s\" is nested deeper than %d levels", name, MAX_DEPTH);
+  context = g_strdup_printf ("%s \"%s\"", keyword, name);
+  if (!expect_open_brace (self, context, error))
+    return FALSE;
+
+  joint.seg.parent = is_root ? -1 : (int) top_open (self)->joint;
+  joint.line = line;
+  joint.seg.name = g_steal_pointer (&name);
+  g_hash_table_insert (self->names, joint.seg.name, GUINT_TO_POINTER (line));
+  g_array_append_val (self->joints, joint);
+
+  open.joint = self->joints->len - 1;
+  open.brace_line = self->lineno;
+  g_array_append_val (self->open, open);
+  return TRUE;
+}
+
+static gboolean
+parse_offset (BvhParser   *self,
+              GError     **error)
+{
+  BvhJoint *joint = current_joint (self, "OFFSET", error);
+
+  if (joint == NULL)
+    return FALSE;
+  if (joint->has_offset)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                      "second OFFSET in joint \"%s\"", joint->seg.name);
+  joint->has_offset = TRUE;
+  return read_vec3 (self, "OFFSET", joint->seg.offset, error);
+}
+
+static gboolean
+channel_from_token (const char   *tok,
+                    gsize         len,
+                    OdoriChannel *channel)
+{
+  static const char *names[] = {
+    [ODORI_CHANNEL_XPOSITION] = "Xposition",
+    [ODORI_CHANNEL_YPOSITION] = "Yposition",
+    [ODORI_CHANNEL_ZPOSITION] = "Zposition",
+    [ODORI_CHANNEL_XROTATION] = "Xrotation",
+    [ODORI_CHANNEL_YROTATION] = "Yrotation",
+    [ODORI_CHANNEL_ZROTATION] = "Zrotation",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (token_is (tok, len, names[i]))
+      {
+        *channel = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+is_structure_token (const char *tok,
+                    gsize       len)
+{
+  static const char *words[] = { "{", "}", "ROOT", "JOINT", "End", "OFFSET", "CHANNELS",
+                                 "MOTION" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    if (token_is (tok, len, words[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+parse_channel_name (BvhParser     *self,
+                    guint          index,
+                    OdoriChannel  *channel,
+                    GError       **error)
+{
+  g_autofree char *shown = NULL;
+  const char *tok;
+  gsize len;
+
+  if (!expect_token (self, &tok, &len, "a channel name", error))
+    return FALSE;
+  if (channel_from_token (tok, len, channel))
+    return TRUE;
+  shown = show_token (tok, len);
+  if (is_structure_token (tok, len))
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                      "CHANNELS %" G_GINT64_FORMAT " at line %u lists only %u names, "
+                      "then \"%s\"", self->channels_count, self->channels_line, index, shown);
+  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                    "unknown channel \"%s\" (expected Xposition, Yposition, Zposition, "
+                    "Xrotation, Yrotation or Zrotation)", shown);
+}
+
+static gboolean
+parse_channels (BvhParser   *self,
+                GError     **error)
+{
+  BvhJoint *joint = current_joint (self, "CHANNELS", error);
+  const char *tok;
+  gsize len;
+  gint64 count;
+
+  if (joint == NULL)
+    return FALSE;
+  if (joint->has_channels)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                      "second CHANNELS in joint \"%s\"", joint->seg.name);
+  joint->has_channels = TRUE;
+  self->channels_line = self->lineno;
+  if (!expect_token (self, &tok, &len, "a channel count", error) ||
+      !token_to_int (self, tok, len, "the channel count", &count, error))
+    return FALSE;
+  if (count < 0 || count > 6)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                      "CHANNELS %" G_GINT64_FORMAT ": expected 0 to 6 channels", count);
+  self->channels_count = count;
+
+  joint->first_value = self->n_values;
+  joint->seg.n_channels = count;
+  for (guint i = 0; i < count; i++)
+    if (!parse_channel_name (self, i, &joint->seg.channels[i], error))
+      return FALSE;
+  self->n_values += count;
+  return TRUE;
+}
+
+static gboolean
+parse_end_site (BvhParser   *self,
+                GError     **error)
+{
+  g_autofree char *shown = NULL;
+  BvhJoint *joint = current_joint (self, "End Site", error);
+  guint line = self->lineno;
+  float offset[3];
+  const char *tok;
+  gsize len;
+
+  if (joint == NULL ||
+      !expect_word (self, "Site", "after End", error) ||
+      !expect_open_brace (self, "End Site", error) ||
+      !expect_word (self, "OFFSET", "in End Site", error) ||
+      !read_vec3 (self, "End Site OFFSET", offset, error) ||
+      !expect_token (self, &tok, &len, "}", error))
+    return FALSE;
+  if (len != 1 || *tok != '}')
+    {
+      shown = show_token (tok, len);
+      return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                        "expected \"}\" closing the End Site of line %u, got \"%s\"",
+                        line, shown);
+    }
+  if (joint->seg.has_end_site)
+    {
+      if (self->warnings != NULL)
+        g_ptr_array_add (self->warnings,
+                         odori_diagnostic_new (self->path, line, FALSE,
+                                               "second End Site of joint \"%s\" ignored",
+                                               joint->seg.name));
+      return TRUE;
+    }
+  joint->seg.has_end_site = TRUE;
+  memcpy (joint->seg.end_site, offset, sizeof offset);
+  return TRUE;
+}
+
+static gboolean
+close_brace (BvhParser   *self,
+             GError     **error)
+{
+  BvhJoint *joint;
+
+  if (self->open->len == 0)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_UNBALANCED,
+                      "\"}\" without a matching \"{\"");
+  joint = joint_at (self, top_open (self)->joint);
+  if (!joint->has_offset && self->warnings != NULL)
+    g_ptr_array_add (self->warnings,
+                     odori_diagnostic_new (self->path, joint->line, FALSE,
+                                           "joint \"%s\" has no OFFSET; using 0 0 0",
+                                           joint->seg.name));
+  g_array_set_size (self->open, self->open->len - 1);
+  return TRUE;
+}
+
+static gboolean
+hierarchy_at_eof (BvhParser   *self,
+                  GError     **error)
+{
+  if (self->open->len > 0)
+    return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
+                      "file ends inside joint \"%s\" (\"{\" at line %u), expected MOTION",
+                      joint_at (self, top_open (self)->joint)->seg.name,
+                      top_open (self)->brace_line);
+  return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
+                    "file ends before MOTION");
+}
+
+static gboolean
+hierarchy_at_motion (BvhParser   *self,
+                     GError     **error)
+{
+  if (self->open->len > 0)
+    {
+      BvhOpen *open = top_open (self);
+
+      /* Named by the brace that is left open: that is where the fix goes. */
+      return set_error (self, error, open->brace_line, ODORI_BVH_ERROR_UNBALANCED,
+                        "\"{\" of joint \"%s\" is not closed before MOTION at line %u",
+                        joint_at (self, open->joint)->seg.name, self->lineno);
+    }
+  if (self->joints->len == 0)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                      "expected a ROOT before MOTION");
+  return TRUE;
+}
+
+static gboolean
+parse_hierarchy_token (BvhParser   *self,
+                       const char  *tok,
+                       gsize        len,
+                       GError     **error)
+{
+  g_autofree char *shown = NULL;
+  OdoriChannel channel;
+
+  if (token_is (tok, len, "ROOT") || token_is (tok, len, "JOINT"))
+    return parse_joint (self, token_is (tok, len, "ROOT"), error);
+  if (token_is (tok, len, "OFFSET"))
+    return parse_offset (self, error);
+  if (token_is (tok, len, "CHANNELS"))
+    return parse_channels (self, error);
+  if (token_is (tok, len, "End"))
+    return parse_end_site (self, error);
+  if (token_is (tok, len, "}"))
+    return close_brace (self, error);
+
+  shown = show_token (tok, len);
+  if (channel_from_token (tok, len, &channel) && self->channels_line != 0)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                      "CHANNELS %" G_GINT64_FORMAT " at line %u lists more names: \"%s\"",
+                      self->channels_count, self->channels_line, shown);
+  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                    "expected ROOT, JOINT, OFFSET, CHANNELS, End Site, \"}\" or MOTION, "
+                    "got \"%s\"", shown);
+}
+
+static gboolean
+parse_hierarchy (BvhParser   *self,
+                 GError     **error)
+{
+  g_autofree char *shown = NULL;
+  const char *tok;
+  gsize len;
+
+  if (!next_token (self, &tok, &len))
+    return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
+                      "file is empty, expected HIERARCHY");
+  if (!token_is (tok, len, "HIERARCHY"))
+    {
+      shown = show_token (tok, len);
+      return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                        "expected HIERARCHY, got \"%s\"", shown);
+    }
+  for (;;)
+    {
+      if (!next_token (self, &tok, &len))
+        return hierarchy_at_eof (self, error);
+      if (token_is (tok, len, "MOTION"))
+        return hierarchy_at_motion (self, error);
+      if (!parse_hierarchy_token (self, tok, len, error))
+        return FALSE;
+    }
+}
+
+/* Motion header */
+
+/* "LABEL value" or "LABELvalue" (e.g. "Frames:" "994" or "Frames:994"). */
+static gboolean
+parse_label_value (BvhParser   *self,
+                   const char  *label,
+                   const char **value,
+                   gsize       *value_len,
+                   GError     **error)
+{
+  g_autofree char *shown = NULL;
+  gsize label_len = strlen (label);
+  const char *tok;
+  gsize len;
+
+  if (!expect_token (self, &tok, &len, label, error))
+    return FALSE;
+  if (len < label_len || g_ascii_strncasecmp (tok, label, label_len) != 0)
+    {
+      shown = show_token (tok, len);
+      return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                        "expected \"%s\" after MOTION, got \"%s\"", label, shown);
+    }
+  if (len > label_len)
+    {
+      *value = tok + label_len;
+      *value_len = len - label_len;
+      return TRUE;
+    }
+  return expect_token (self, value, value_len, "a number", error);
+}
+
+static gboolean
+parse_motion_header (BvhParser   *self,
+                     guint64     *n_frames,
+                     double      *frame_time,
+                     GError     **error)
+{
+  g_autofree char *shown = NULL;
+  const char *tok;
+  gsize len;
+  gint64 frames;
+
+  if (!parse_label_value (self, "Frames:", &tok, &len, error) ||
+      !token_to_int (self, tok, len, "Frames:", &frames, error))
+    return FALSE;
+  if (frames < 0)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_NUMBER,
+                      "expected a frame count of 0 or more, got %" G_GINT64_FORMAT, frames);
+  *n_frames = frames;
+
+  if (!expect_word (self, "Frame", "after the frame count", error) ||
+      !parse_label_value (self, "Time:", &tok, &len, error) ||
+      !token_to_double (self, tok, len, "Frame Time:", frame_time, error))
+    return FALSE;
+  if (*frame_time <= 0)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_NUMBER,
+                      "expected a positive frame time, got %g", *frame_time);
+
+  self->p = odori_skip_blanks (self->p, self->end);
+  if (self->p < self->end)
+    {
+      shown = show_token (self->p, self->end - self->p);
+      return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
+                        "unexpected \"%s\" after the frame time", shown);
+    }
+  return TRUE;
+}
+
+/* Frames */
+
+/* Parses one frame line into VALUES (self->n_values of them). */
+static gboolean
+parse_frame_line (BvhParser   *self,
+                  const char  *line,
+                  gsize        len,
+                  guint64      frame,
+                  double      *values,
+                  GError     **error)
+{
+  const char *p = line;
+  const char *end = line + len;
+  guint n = self->n_values;
+  guint got;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *start;
+
+      p = odori_skip_blanks (p, end);
+      if (p == end)
+        return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_COUNT,
+                          "frame %" G_GUINT64_FORMAT ": expected %u channel values, got %u",
+                          frame + 1, n, i);
+      start = p;
+      if (!odori_parse_double (&p, end, &values[i]) || (p < end && !is_space (*p)) ||
+          !isfinite (values[i]))
+        return number_error (self, error, self->reader.lineno, start, end, "a channel value");
+    }
+
+  p = odori_skip_blanks (p, end);
+  if (p == end)
+    return TRUE;
+  for (got = n; p < end; got++)
+    {
+      while (p < end && !is_space (*p))
+        p++;
+      p = odori_skip_blanks (p, end);
+    }
+  return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_COUNT,
+                    "frame %" G_GUINT64_FORMAT ": expected %u channel values, got %u",
+                    frame + 1, n, got);
+}
+
+static void
+joint_local_transform (const OdoriSegment *seg,
+                       const double       *values,
+                       versor              q,
+                       vec3                t)
+{
+  glm_quat_identity (q);
+  t[0] = seg->offset[0];
+  t[1] = seg->offset[1];
+  t[2] = seg->offset[2];
+  for (guint c = 0; c < seg->n_channels; c++)
+    {
+      OdoriChannel channel = seg->channels[c];
+      versor r, product;
+
+      if (channel <= ODORI_CHANNEL_ZPOSITION)
+        {
+          t[channel - ODORI_CHANNEL_XPOSITION] = (float) values[c];
+          continue;
+        }
+      /* Zero angles are common (CMU: fingers, hip joints) and cost a sincos each. */
+      if (values[c] == 0)
+        continue;
+      glm_quatv (r, glm_rad ((float) values[c]), axes[channel - ODORI_CHANNEL_XROTATION]);
+      glm_quat_mul (q, r, product);
+      glm_quat_copy (product, q);
+    }
+}
+
+static void
+convert_frame (OdoriMotion    *motion,
+               const BvhJoint *joints,
+               guint           frame,
+               const double   *values)
+{
+  for (guint s = 0; s < motion->n_segments; s++)
+    {
+      const OdoriSegment *seg = &joints[s].seg;
+      OdoriTransform *xf = odori_motion_get (motion, frame, s);
+      versor q;
+      vec3 t;
+
+      joint_local_transform (seg, values + joints[s].first_value, q, t);
+      if (seg->parent < 0)
+        {
+          glm_quat_copy (q, xf->rotation);
+          glm_vec3_copy (t, xf->position);
+        }
+      else
+        {
+          /* Parents precede their children in file order. */
+          OdoriTransform *pxf = odori_motion_get (motion, frame, seg->parent);
+          vec3 rotated;
+
+          glm_quat_mul (pxf->rotation, q, xf->rotation);
+          glm_quat_rotatev (pxf->rotation, t, rotated);
+          glm_vec3_add (pxf->position, rotated, xf->position);
+        }
+      glm_vec3_one (xf->scale);
+    }
+}
+
+/* Reads the frame lines; stores them into MOTION if not NULL (it is NULL when Frames:
+ * cannot fit in the bytes left: the lines are then only checked, to report the count). */
+static gboolean
+parse_frames (BvhParser    *self,
+              OdoriMotion  *motion,
+              guint64       n_frames,
+              GError      **error)
+{
+  g_autofree double *values = g_new (double, MAX (self->n_values, 1));
+  const BvhJoint *joints = (const BvhJoint *) (gpointer) self->joints->data;
+  guint64 frame = 0;
+  guint extra_line = 0;
+  guint64 extra = 0;
+
+  while (odori_line_reader_next (&self->reader))
+    {
+      const char *line = self->reader.line;
+      gsize len = self->reader.len;
+
+      if (odori_skip_blanks (line, line + len) == line + len)
+        continue;
+      if (frame >= n_frames)
+        {
+          if (extra++ == 0)
+            extra_line = self->reader.lineno;
+          continue;
+        }
+      if (!parse_frame_line (self, line, len, frame, values, error))
+        return FALSE;
+      if (motion != NULL)
+        convert_frame (motion, joints, frame, values);
+      frame++;
+    }
+
+  if (extra > 0)
+    return set_error (self, error, extra_line, ODORI_BVH_ERROR_COUNT,
+                      "Frames: %" G_GUINT64_FORMAT ", but %" G_GUINT64_FORMAT
+                      " frame lines follow", n_frames, n_frames + extra);
+  if (frame < n_frames)
+    return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
+                      "Frames: %" G_GUINT64_FORMAT ", but the file ends after %"
+                      G_GUINT64_FORMAT " frames", n_frames, frame);
+  return TRUE;
+}
+
+/* Loading */
+
+static void
+fill_segments (BvhParser   *self,
+               OdoriMotion *motion)
+{
+  motion->has_hierarchy = TRUE;
+  for (guint s = 0; s < motion->n_segments; s++)
+    {
+      OdoriSegment *seg = &motion->segments[s];
+      const OdoriSegment *src = &joint_at (self, s)->seg;
+
+      odori_motion_set_segment_name (motion, s, src->name);
+      seg->n_fields = 0;
+      for (guint f = 0; f < ODORI_N_FIELDS; f++)
+        seg->units[f] = f >= ODORI_FIELD_XROT && f <= ODORI_FIELD_ZROT
+                        ? ODORI_UNIT_DEGREES : ODORI_UNIT_UNKNOWN;
+      seg->parent = src->parent;
+      memcpy (seg->offset, src->offset, sizeof seg->offset);
+      seg->n_channels = src->n_channels;
+      memcpy (seg->channels, src->channels, sizeof seg->channels);
+      seg->has_end_site = src->has_end_site;
+      memcpy (seg->end_site, src->end_site, sizeof seg->end_site);
+    }
+}
+
+/* The motion for N_FRAMES frames, or NULL without error when that many frames cannot fit
+ * in the bytes left (each frame needs n_values numbers and blanks: 2 bytes a value). */
+static gboolean
+allocate_motion (BvhParser    *self,
+                 guint64       n_frames,
+                 double        frame_time,
+                 OdoriMotion **out,
+                 GError      **error)
+{
+  gsize remaining = odori_line_reader_remaining (&self->reader);
+  g_autoptr(GError) local_error = NULL;
+
+  *out = NULL;
+  if (self->n_values == 0 && n_frames > 0)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_COUNT,
+                      "Frames: %" G_GUINT64_FORMAT ", but no joint has CHANNELS", n_frames);
+  if (n_frames > 0 && n_frames > (remaining + 1) / (2 * (guint64) self->n_values))
+    return TRUE;
+  if (n_frames > G_MAXUINT)
+    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_COUNT,
+                      "Frames: %" G_GUINT64_FORMAT " is too many", n_frames);
+
+  *out = odori_motion_new (self->joints->len, n_frames, frame_time, &local_error);
+  if (*out == NULL)
+    {
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s:%u: ",
+                                  self->path, self->lineno);
+      return FALSE;
+    }
+  fill_segments (self, *out);
+  (*out)->path = g_strdup (self->path);
+  return TRUE;
+}
+
+static void
+bvh_parser_init (BvhParser     *self,
+                 OdoriTextFile *file,
+                 GPtrArray     *warnings)
+{
+  memset (self, 0, sizeof *self);
+  self->path = odori_text_file_get_path (file);
+  self->warnings = warnings;
+  odori_line_reader_init (&self->reader, file);
+  self->joints = g_array_new (FALSE, TRUE, sizeof (BvhJoint));
+  g_array_set_clear_func (self->joints, bvh_joint_clear);
+  self->open = g_array_new (FALSE, FALSE, sizeof (BvhOpen));
+  self->names = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+static void
+bvh_parser_clear (BvhParser *self)
+{
+  g_clear_pointer (&self->names, g_hash_table_unref);
+  g_clear_pointer (&self->open, g_array_unref);
+  g_clear_pointer (&self->joints, g_array_unref);
+}
+
+/**
+ * odori_bvh_load_text:
+ * @file: the text of a BVH file
+ * @warnings: (nullable) (element-type OdoriDiagnostic): where tolerated irregularities go
+ * @error: return location for an error in %ODORI_BVH_ERROR
+ *
+ * Reads the hierarchy and the frames, turning each frame's local channels into global
+ * per-segment transforms.
+ *
+ * Returns: (transfer full) (nullable): the motion, or %NULL with @error set
+ */
+OdoriMotion *
+odori_bvh_load_text (OdoriTextFile *file,
+                     GPtrArray     *warnings,
+                     GError       **error)
+{
+  g_autoptr(OdoriMotion) motion = NULL;
+  BvhParser parser;
+  guint64 n_frames = 0;
+  double frame_time = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (file != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  bvh_parser_init (&parser, file, warnings);
+  ok = parse_hierarchy (&parser, error) &&
+       parse_motion_header (&parser, &n_frames, &frame_time, error) &&
+       allocate_motion (&parser, n_frames, frame_time, &motion, error) &&
+       parse_frames (&parser, motion, n_frames, error);
+  bvh_parser_clear (&parser);
+
+  if (!ok)
+    return NULL;
+  /* Cannot happen: when Frames: does not fit in the bytes left, parse_frames fails. */
+  g_return_val_if_fail (motion != NULL, NULL);
+  return g_steal_pointer (&motion);
+}
+
+/**
+ * odori_bvh_load:
+ * @path: a BVH file
+ * @warnings: (nullable) (element-type OdoriDiagnostic): where tolerated irregularities go
+ * @error: return location for an error in %ODORI_BVH_ERROR or %ODORI_TEXT_ERROR
+ *
+ * Returns: (transfer full) (nullable): the motion, or %NULL with @error set
+ */
+OdoriMotion *
+odori_bvh_load (const char  *path,
+                GPtrArray   *warnings,
+                GError     **error)
+{
+  g_autoptr(OdoriTextFile) file = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  file = odori_text_file_open (path, error);
+  if (file == NULL)
+    return NULL;
+  return odori_bvh_load_text (file, warnings, error);
+}
+
+/**
+ * odori_bvh_sniff:
+ * @data: the first bytes of a file
+ * @len: their length
+ *
+ * Returns: %TRUE if the first word (after a UTF-8 BOM and blanks) is HIERARCHY
+ */
+gboolean
+odori_bvh_sniff (const char *data,
+                 gsize       len)
+{
+  static const char word[] = "HIERARCHY";
+  const char *p;
+  const char *end;
+
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+
+  if (len == 0)
+    return FALSE;
+  p = data;
+  end = data + len;
+  if (len >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
+    p += 3;
+  while (p < end && is_space (*p))
+    p++;
+  if ((gsize) (end - p) < sizeof word - 1 ||
+      g_ascii_strncasecmp (p, word, sizeof word - 1) != 0)
+    return FALSE;
+  p += sizeof word - 1;
+  return p == end || is_space (*p) || *p == '{';
+}

@@ -1,0 +1,1445 @@
+/* odori-index.c: the dance-symbol index table, motion.dat (FORMATS.md §3)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reading rules (the Odori decisions of FORMATS.md §3, plus these):
+ * - A line is blank, a comment (first non-blank character '#'), or one construct:
+ *   `define part`, `begin class`, `begin show`, `end NAME`, `[define] motion`.
+ *   Keywords are ASCII and matched without regard to case.
+ * - Parameters are `key=value`, blanks allowed around '='. A value is "quoted",
+ *   “curly quoted” (closed by ” only), or bare (up to the next blank). The ideographic
+ *   space U+3000 counts as a blank between tokens, as Japanese editors insert it.
+ * - Comments are kept in order in index->comments (without leading blanks) and written
+ *   back at the top of the file, as the struct has no place for their position.
+ * - A show outside any class goes into an implicit class (reused by the following bare
+ *   shows) and is written back as a bare show block.
+ * - Duplicate show codes are tolerated with a warning (qualified symbols of that show
+ *   are then ambiguous). An empty class or show is tolerated with a warning.
+ *
+ * Writing: canonical layout, LF line ends, in the index's encoding. Values are written
+ * "quoted", or “curly quoted” when they contain '"'; line breaks inside a value (only
+ * possible for an index built in memory) are written as spaces.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "odori-format.h"
+#include "odori-index.h"
+
+G_DEFINE_QUARK (odori-index-error-quark, odori_index_error)
+
+#define LEFT_CURLY  "\xE2\x80\x9C" /* “ */
+#define RIGHT_CURLY "\xE2\x80\x9D" /* ” */
+#define EXCERPT_CHARS 40
+
+/* Memory */
+
+static OdoriParam *
+param_new (const char *key,
+           const char *value)
+{
+  OdoriParam *param = g_new0 (OdoriParam, 1);
+
+  param->key = g_strdup (key);
+  param->value = g_strdup (value);
+  return param;
+}
+
+static void
+param_free (OdoriParam *param)
+{
+  if (param == NULL)
+    return;
+  g_free (param->key);
+  g_free (param->value);
+  g_free (param);
+}
+
+static GPtrArray *
+params_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) param_free);
+}
+
+static void
+part_free (OdoriIndexPart *part)
+{
+  g_free (part->name);
+  g_free (part->code);
+  g_strfreev (part->map);
+  g_clear_pointer (&part->extra, g_ptr_array_unref);
+  g_free (part);
+}
+
+static void
+motion_free (OdoriIndexMotion *motion)
+{
+  g_free (motion->name);
+  g_free (motion->code);
+  g_free (motion->exp);
+  g_clear_pointer (&motion->extra, g_ptr_array_unref);
+  g_free (motion);
+}
+
+static void
+show_free (OdoriIndexShow *show)
+{
+  g_free (show->name);
+  g_free (show->code);
+  g_free (show->file);
+  g_clear_pointer (&show->motions, g_ptr_array_unref);
+  g_clear_pointer (&show->extra, g_ptr_array_unref);
+  g_free (show);
+}
+
+static void
+class_free (OdoriIndexClass *klass)
+{
+  g_free (klass->name);
+  g_free (klass->code);
+  g_clear_pointer (&klass->shows, g_ptr_array_unref);
+  g_clear_pointer (&klass->extra, g_ptr_array_unref);
+  g_free (klass);
+}
+
+/**
+ * odori_index_new:
+ *
+ * Returns: (transfer full): an empty index (UTF-8, no path)
+ */
+OdoriIndex *
+odori_index_new (void)
+{
+  OdoriIndex *index = g_new0 (OdoriIndex, 1);
+
+  g_atomic_ref_count_init (&index->ref_count);
+  index->encoding = ODORI_ENCODING_UTF8;
+  index->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  index->classes = g_ptr_array_new_with_free_func ((GDestroyNotify) class_free);
+  index->comments = g_ptr_array_new_with_free_func (g_free);
+  index->warnings = odori_diagnostics_new ();
+  return index;
+}
+
+OdoriIndex *
+odori_index_ref (OdoriIndex *index)
+{
+  g_return_val_if_fail (index != NULL, NULL);
+
+  g_atomic_ref_count_inc (&index->ref_count);
+  return index;
+}
+
+void
+odori_index_unref (OdoriIndex *index)
+{
+  g_return_if_fail (index != NULL);
+
+  if (!g_atomic_ref_count_dec (&index->ref_count))
+    return;
+
+  g_free (index->path);
+  g_ptr_array_unref (index->parts);
+  g_ptr_array_unref (index->classes);
+  g_ptr_array_unref (index->comments);
+  g_ptr_array_unref (index->warnings);
+  g_free (index);
+}
+
+/* Lexical helpers. Lines are valid UTF-8 (OdoriTextFile decodes) but not NUL-terminated. */
+
+static inline gsize
+blank_len (const char *p,
+           const char *end)
+{
+  if (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v'))
+    return 1;
+  if (end - p >= 3 && (guchar) p[0] == 0xE3 && (guchar) p[1] == 0x80 && (guchar) p[2] == 0x80)
+    return 3;
+  return 0;
+}
+
+static const char *
+skip_blanks (const char *p,
+             const char *end)
+{
+  gsize n;
+
+  while ((n = blank_len (p, end)) > 0)
+    p += n;
+  return p;
+}
+
+static const char *
+trim_end (const char *start,
+          const char *end)
+{
+  for (;;)
+    {
+      if (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' || end[-1] == '\v'))
+        end--;
+      else if (end - start >= 3 && (guchar) end[-3] == 0xE3 && (guchar) end[-2] == 0x80 &&
+               (guchar) end[-1] == 0x80)
+        end -= 3;
+      else
+        return end;
+    }
+}
+
+static gboolean
+starts_with (const char *p,
+             const char *end,
+             const char *s)
+{
+  gsize n = strlen (s);
+
+  return (gsize) (end - p) >= n && memcmp (p, s, n) == 0;
+}
+
+static const char *
+find_seq (const char *p,
+          const char *end,
+          const char *s)
+{
+  gsize n = strlen (s);
+
+  while ((gsize) (end - p) >= n)
+    {
+      const char *c = memchr (p, s[0], end - p);
+
+      if (c == NULL || (gsize) (end - c) < n)
+        return NULL;
+      if (memcmp (c, s, n) == 0)
+        return c;
+      p = c + 1;
+    }
+  return NULL;
+}
+
+/* At most EXCERPT_CHARS characters of [p, end), for messages. */
+static char *
+excerpt (const char *p,
+         const char *end)
+{
+  const char *q = p;
+  guint n = 0;
+  g_autofree char *s = NULL;
+
+  while (q < end && n < EXCERPT_CHARS)
+    {
+      gsize step = g_utf8_skip[*(const guchar *) q];
+
+      if (step > (gsize) (end - q))
+        step = end - q;
+      q += step;
+      n++;
+    }
+  s = g_strndup (p, q - p);
+  if (q < end)
+    return g_strconcat (s, "…", NULL);
+  return g_steal_pointer (&s);
+}
+
+static gboolean
+word_is (const char *word,
+         gsize       len,
+         const char *keyword)
+{
+  return len == strlen (keyword) && g_ascii_strncasecmp (word, keyword, len) == 0;
+}
+
+/* The next keyword: blanks skipped, up to a blank or '='. */
+static gsize
+next_word (const char **p,
+           const char  *end,
+           const char **word)
+{
+  const char *s = skip_blanks (*p, end);
+  const char *t = s;
+
+  while (t < end && blank_len (t, end) == 0 && *t != '=')
+    t++;
+  *word = s;
+  *p = t;
+  return t - s;
+}
+
+/* Splits a comma-joined list, trimming each item; empty items are dropped and counted. */
+static char **
+split_list (const char *s,
+            guint      *n_empty)
+{
+  GPtrArray *items = g_ptr_array_new ();
+  const char *end = s + strlen (s);
+  const char *p = s;
+  *n_empty = 0;
+  while (p <= end)
+    {
+      const char *comma = memchr (p, ',', end - p);
+      const char *item_end = comma ? comma : end;
+      const char *a = skip_blanks (p, item_end);
+      const char *b = trim_end (a, item_end);
+
+      if (b > a)
+        g_ptr_array_add (items, g_strndup (a, b - a));
+      else if (comma != NULL || p != s)
+        (*n_empty)++;
+      p = item_end + 1;
+    }
+  g_ptr_array_add (items, NULL);
+  return (char **) g_ptr_array_free (items, FALSE);
+}
+
+/* Parser */
+
+typedef struct
+{
+  OdoriIndex      *index;
+  const char      *path;         /* display name for messages */
+  guint            lineno;
+  OdoriIndexClass *klass;        /* the open explicit class block, or NULL */
+  OdoriIndexShow  *show;         /* the open show block, or NULL */
+  gboolean         seen_begin;
+  GHashTable      *part_codes;   /* code → OdoriIndexPart (borrowed) */
+  GHashTable      *show_codes;   /* code → OdoriIndexShow (borrowed) */
+  GHashTable      *motion_codes; /* codes of the open show → OdoriIndexMotion (borrowed) */
+} Parser;
+
+static gboolean parser_error (Parser     *parser,
+                              GError    **error,
+                              int         code,
+                              const char *format,
+                              ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+parser_error (Parser     *parser,
+              GError    **error,
+              int         code,
+              const char *format,
+              ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, ODORI_INDEX_ERROR, code, "%s:%u: %s", parser->path, parser->lineno, message);
+  return FALSE;
+}
+
+static void parser_warn_at (Parser     *parser,
+                            guint       line,
+                            const char *format,
+                            ...) G_GNUC_PRINTF (3, 4);
+
+static void
+parser_warn_at (Parser     *parser,
+                guint       line,
+                const char *format,
+                ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_ptr_array_add (parser->index->warnings,
+                   odori_diagnostic_new (parser->path, line, FALSE, "%s", message));
+}
+
+/* Reads `key=value ...` up to END into PARAMS (OdoriParam, in order). */
+static gboolean
+parse_params (Parser      *parser,
+              const char  *p,
+              const char  *end,
+              GPtrArray   *params,
+              GError     **error)
+{
+  for (;;)
+    {
+      const char *key, *key_end, *value, *value_end;
+      g_autofree char *key_str = NULL;
+      g_autofree char *value_str = NULL;
+
+      p = skip_blanks (p, end);
+      if (p >= end)
+        return TRUE;
+
+      key = p;
+      while (p < end && blank_len (p, end) == 0 && *p != '=' && *p != '"' &&
+             !starts_with (p, end, LEFT_CURLY))
+        p++;
+      key_end = p;
+      p = skip_blanks (p, end);
+      if (key_end == key || p >= end || *p != '=')
+        {
+          const char *tok_end = key;
+          g_autofree char *got = NULL;
+
+          while (tok_end < end && blank_len (tok_end, end) == 0)
+            tok_end++;
+          got = excerpt (key, tok_end);
+          return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
+                               "expected a parameter like code=\"A1\", got \"%s\"", got);
+        }
+      key_str = g_strndup (key, key_end - key);
+      p = skip_blanks (p + 1, end);
+
+      if (p >= end)
+        return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
+                             "missing value after \"%s=\"", key_str);
+
+      if (*p == '"' || starts_with (p, end, LEFT_CURLY))
+        {
+          gboolean curly = *p != '"';
+          const char *close;
+
+          value = p + (curly ? strlen (LEFT_CURLY) : 1);
+          close = curly ? find_seq (value, end, RIGHT_CURLY) : memchr (value, '"', end - value);
+          if (close == NULL)
+            {
+              g_autofree char *got = excerpt (p, end);
+
+              return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
+                                   "unterminated quoted value of \"%s\": no closing %s before "
+                                   "the end of the line in %s",
+                                   key_str, curly ? RIGHT_CURLY : "quote", got);
+            }
+          value_end = close;
+          p = close + (curly ? strlen (RIGHT_CURLY) : 1);
+        }
+      else
+        {
+          value = p;
+          while (p < end && blank_len (p, end) == 0)
+            p++;
+          value_end = p;
+        }
+
+      value_str = g_strndup (value, value_end - value);
+      g_ptr_array_add (params, param_new (key_str, value_str));
+    }
+}
+
+/* Removes KEY (any case) from PARAMS into *VALUE. Given twice: error. */
+static gboolean
+take_param (Parser      *parser,
+            GPtrArray   *params,
+            const char  *key,
+            char       **value,
+            GError     **error)
+{
+  guint i = 0;
+
+  while (i < params->len)
+    {
+      OdoriParam *param = g_ptr_array_index (params, i);
+
+      if (g_ascii_strcasecmp (param->key, key) != 0)
+        {
+          i++;
+          continue;
+        }
+      if (*value != NULL)
+        return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
+                             "parameter %s= given twice", key);
+      *value = g_steal_pointer (&param->value);
+      g_ptr_array_remove_index (params, i);
+    }
+  return TRUE;
+}
+
+/* Keeps the parameters nobody took, with a warning each. */
+static GPtrArray *
+keep_extra (Parser     *parser,
+            GPtrArray  *params,
+            const char *construct)
+{
+  for (guint i = 0; i < params->len; i++)
+    {
+      OdoriParam *param = g_ptr_array_index (params, i);
+
+      parser_warn_at (parser, parser->lineno,
+                      "unknown parameter \"%s\" of %s, kept and written back",
+                      param->key, construct);
+    }
+  return g_ptr_array_ref (params);
+}
+
+static gboolean
+parse_number (const char *p,
+              const char *end,
+              guint      *out)
+{
+  guint64 v = 0;
+
+  if (p >= end)
+    return FALSE;
+  for (; p < end; p++)
+    {
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      v = v * 10 + (guint) (*p - '0');
+      if (v > G_MAXUINT)
+        return FALSE;
+    }
+  *out = (guint) v;
+  return TRUE;
+}
+
+static gboolean
+parse_range (Parser      *parser,
+             const char  *value,
+             guint       *first,
+             guint       *last,
+             GError     **error)
+{
+  const char *end = value + strlen (value);
+  const char *a = skip_blanks (value, end);
+  const char *b = trim_end (a, end);
+  const char *dash = memchr (a, '-', b - a);
+  g_autofree char *got = excerpt (value, end);
+
+  if (dash == NULL ||
+      !parse_number (a, trim_end (a, dash), first) ||
+      !parse_number (skip_blanks (dash + 1, b), b, last))
+    return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
+                         "expected frame range like 1-118, got \"%s\"", got);
+  if (*first == 0)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_RANGE,
+                         "frames are numbered from 1, got frame range \"%s\"", got);
+  if (*first > *last)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_RANGE,
+                         "frame range \"%s\" ends before it starts", got);
+  return TRUE;
+}
+
+static gboolean
+parse_part (Parser      *parser,
+            const char  *p,
+            const char  *end,
+            GError     **error)
+{
+  g_autoptr(GPtrArray) params = params_new ();
+  g_autofree char *name = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *map = NULL;
+  OdoriIndexPart *part, *other;
+  guint n_empty = 0;
+
+  if (!parse_params (parser, p, end, params, error) ||
+      !take_param (parser, params, "name", &name, error) ||
+      !take_param (parser, params, "code", &code, error) ||
+      !take_param (parser, params, "map", &map, error))
+    return FALSE;
+
+  if (code == NULL || *code == '\0')
+    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
+                         "define part without code= (expected like code=\"HD\")");
+  other = g_hash_table_lookup (parser->part_codes, code);
+  if (other != NULL)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_DUPLICATE,
+                         "part code \"%s\" already defined at line %u", code, other->line);
+
+  if (parser->seen_begin)
+    parser_warn_at (parser, parser->lineno,
+                    "define part \"%s\" after the first begin block; parts should come first",
+                    code);
+
+  part = g_new0 (OdoriIndexPart, 1);
+  part->name = g_steal_pointer (&name);
+  part->code = g_steal_pointer (&code);
+  part->map = split_list (map ? map : "", &n_empty);
+  part->line = parser->lineno;
+  part->extra = keep_extra (parser, params, "define part");
+  g_ptr_array_add (parser->index->parts, part);
+  g_hash_table_insert (parser->part_codes, part->code, part);
+
+  if (n_empty > 0)
+    parser_warn_at (parser, parser->lineno, "empty sensor name in map of part \"%s\" ignored",
+                    part->code);
+  if (part->map[0] == NULL)
+    parser_warn_at (parser, parser->lineno, "part \"%s\" has no sensors (map=)", part->code);
+  if (strspn (part->code, "0123456789") == strlen (part->code) || strchr (part->code, ':'))
+    parser_warn_at (parser, parser->lineno,
+                    "part code \"%s\" cannot be written in a score (all digits or a ':')",
+                    part->code);
+  return TRUE;
+}
+
+static gboolean
+parse_motion (Parser      *parser,
+              const char  *p,
+              const char  *end,
+              GError     **error)
+{
+  g_autoptr(GPtrArray) params = params_new ();
+  g_autofree char *name = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *exp = NULL;
+  g_autofree char *frame = NULL;
+  g_autofree char *frames = NULL;
+  OdoriIndexMotion *motion, *other;
+  guint first = 0, last = 0;
+
+  if (parser->show == NULL)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
+                         "motion outside a show block (expected \"begin show\" before it)");
+
+  if (!parse_params (parser, p, end, params, error) ||
+      !take_param (parser, params, "name", &name, error) ||
+      !take_param (parser, params, "code", &code, error) ||
+      !take_param (parser, params, "exp", &exp, error) ||
+      !take_param (parser, params, "frame", &frame, error) ||
+      !take_param (parser, params, "frames", &frames, error))
+    return FALSE;
+  if (frame != NULL && frames != NULL)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
+                         "both frame= and frames= given; they are the same parameter");
+  if (frame == NULL)
+    frame = g_steal_pointer (&frames);
+
+  if (code == NULL || *code == '\0')
+    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
+                         "motion without code= (expected like code=\"A1\")");
+  if (frame == NULL)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
+                         "motion \"%s\" without frame= (expected like frame=1-118)", code);
+  if (!parse_range (parser, frame, &first, &last, error))
+    return FALSE;
+
+  other = g_hash_table_lookup (parser->motion_codes, code);
+  if (other != NULL)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_DUPLICATE,
+                         "motion code \"%s\" already defined at line %u in show \"%s\"",
+                         code, other->line, parser->show->code);
+
+  motion = g_new0 (OdoriIndexMotion, 1);
+  motion->name = g_steal_pointer (&name);
+  motion->code = g_steal_pointer (&code);
+  motion->exp = g_steal_pointer (&exp);
+  motion->first = first;
+  motion->last = last;
+  motion->line = parser->lineno;
+  motion->extra = keep_extra (parser, params, "motion");
+  motion->show = parser->show;
+  g_ptr_array_add (parser->show->motions, motion);
+  g_hash_table_insert (parser->motion_codes, motion->code, motion);
+  return TRUE;
+}
+
+static const char *
+open_block_name (Parser *parser,
+                 guint  *line)
+{
+  if (parser->show != NULL)
+    {
+      *line = parser->show->line;
+      return "show";
+    }
+  if (parser->klass != NULL)
+    {
+      *line = parser->klass->line;
+      return "class";
+    }
+  *line = 0;
+  return NULL;
+}
+
+static gboolean
+parse_begin_class (Parser      *parser,
+                   const char  *p,
+                   const char  *end,
+                   GError     **error)
+{
+  g_autoptr(GPtrArray) params = params_new ();
+  OdoriIndexClass *klass;
+  const char *open;
+  guint open_line;
+
+  open = open_block_name (parser, &open_line);
+  if (open != NULL)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
+                         "begin class inside the %s opened at line %u (expected \"end %s\" first)",
+                         open, open_line, open);
+
+  klass = g_new0 (OdoriIndexClass, 1);
+  klass->line = parser->lineno;
+  klass->shows = g_ptr_array_new_with_free_func ((GDestroyNotify) show_free);
+  if (!parse_params (parser, p, end, params, error) ||
+      !take_param (parser, params, "name", &klass->name, error) ||
+      !take_param (parser, params, "code", &klass->code, error))
+    {
+      class_free (klass);
+      return FALSE;
+    }
+  klass->extra = keep_extra (parser, params, "begin class");
+  g_ptr_array_add (parser->index->classes, klass);
+  parser->klass = klass;
+  parser->seen_begin = TRUE;
+  return TRUE;
+}
+
+static OdoriIndexClass *
+implicit_class (Parser *parser)
+{
+  GPtrArray *classes = parser->index->classes;
+  OdoriIndexClass *klass;
+
+  if (classes->len > 0)
+    {
+      klass = g_ptr_array_index (classes, classes->len - 1);
+      if (klass->implicit)
+        return klass;
+    }
+
+  klass = g_new0 (OdoriIndexClass, 1);
+  klass->implicit = TRUE;
+  klass->line = parser->lineno;
+  klass->shows = g_ptr_array_new_with_free_func ((GDestroyNotify) show_free);
+  klass->extra = params_new ();
+  g_ptr_array_add (classes, klass);
+  return klass;
+}
+
+static gboolean
+parse_begin_show (Parser      *parser,
+                  const char  *p,
+                  const char  *end,
+                  GError     **error)
+{
+  g_autoptr(GPtrArray) params = params_new ();
+  g_autofree char *name = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *file = NULL;
+  OdoriIndexShow *show, *other;
+
+  if (parser->show != NULL)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
+                         "begin show inside the show opened at line %u (expected \"end show\" first)",
+                         parser->show->line);
+
+  if (!parse_params (parser, p, end, params, error) ||
+      !take_param (parser, params, "name", &name, error) ||
+      !take_param (parser, params, "code", &code, error) ||
+      !take_param (parser, params, "file", &file, error))
+    return FALSE;
+
+  if (code == NULL || *code == '\0')
+    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
+                         "begin show without code= (expected like code=\"BA\")");
+  if (file == NULL || *file == '\0')
+    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
+                         "begin show \"%s\" without file= (expected like file=\"kihon1.vpm\")",
+                         code);
+
+  show = g_new0 (OdoriIndexShow, 1);
+  show->name = g_steal_pointer (&name);
+  show->code = g_steal_pointer (&code);
+  show->file = g_steal_pointer (&file);
+  show->line = parser->lineno;
+  show->motions = g_ptr_array_new_with_free_func ((GDestroyNotify) motion_free);
+  show->extra = keep_extra (parser, params, "begin show");
+
+  if (parser->klass != NULL)
+    show->klass = parser->klass;
+  else
+    {
+      parser_warn_at (parser, parser->lineno,
+                      "show \"%s\" outside any class block; placed in an implicit class",
+                      show->code);
+      show->klass = implicit_class (parser);
+    }
+  g_ptr_array_add (show->klass->shows, show);
+
+  other = g_hash_table_lookup (parser->show_codes, show->code);
+  if (other != NULL)
+    parser_warn_at (parser, parser->lineno,
+                    "show code \"%s\" also used at line %u; symbols %s.CODE are ambiguous",
+                    show->code, other->line, show->code);
+  else
+    g_hash_table_insert (parser->show_codes, show->code, show);
+
+  parser->show = show;
+  parser->seen_begin = TRUE;
+  g_hash_table_remove_all (parser->motion_codes);
+  return TRUE;
+}
+
+static gboolean
+parse_end (Parser      *parser,
+           const char  *p,
+           const char  *end,
+           GError     **error)
+{
+  const char *word;
+  gsize len = next_word (&p, end, &word);
+  g_autofree char *got = excerpt (word, end);
+  const char *open;
+  guint open_line;
+
+  open = open_block_name (parser, &open_line);
+  if (open == NULL)
+    return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
+                         "\"end %s\" without a matching begin", got);
+  if (!word_is (word, len, open))
+    return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
+                         "expected \"end %s\" to close the %s opened at line %u, got \"end %s\"",
+                         open, open, open_line, got);
+  p = skip_blanks (p, end);
+  if (p < end)
+    {
+      g_autofree char *rest = excerpt (p, end);
+
+      return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
+                           "unexpected text after \"end %s\": \"%s\"", open, rest);
+    }
+
+  if (parser->show != NULL)
+    {
+      if (parser->show->motions->len == 0)
+        parser_warn_at (parser, parser->show->line, "show \"%s\" has no motion lines",
+                        parser->show->code);
+      parser->show = NULL;
+      g_hash_table_remove_all (parser->motion_codes);
+    }
+  else
+    {
+      if (parser->klass->shows->len == 0)
+        parser_warn_at (parser, parser->klass->line, "class \"%s\" has no show blocks",
+                        parser->klass->code ? parser->klass->code : "");
+      parser->klass = NULL;
+    }
+  return TRUE;
+}
+
+static gboolean
+expected_error (Parser      *parser,
+                GError     **error,
+                const char  *expected,
+                const char  *p,
+                const char  *end)
+{
+  g_autofree char *got = excerpt (p, end);
+
+  return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX, "expected %s, got \"%s\"",
+                       expected, got);
+}
+
+static gboolean
+parse_line (Parser      *parser,
+            const char  *line,
+            gsize        len,
+            GError     **error)
+{
+  const char *end = trim_end (line, line + len);
+  const char *p = skip_blanks (line, end);
+  const char *word;
+  gsize wlen;
+
+  if (p >= end)
+    return TRUE;
+  if (*p == '#')
+    {
+      g_ptr_array_add (parser->index->comments, g_strndup (p, line + len - p));
+      return TRUE;
+    }
+
+  wlen = next_word (&p, end, &word);
+  if (word_is (word, wlen, "define"))
+    {
+      const char *what;
+      gsize what_len = next_word (&p, end, &what);
+
+      if (word_is (what, what_len, "part"))
+        return parse_part (parser, p, end, error);
+      if (word_is (what, what_len, "motion"))
+        return parse_motion (parser, p, end, error);
+      return expected_error (parser, error, "\"part\" or \"motion\" after \"define\"", what, end);
+    }
+  if (word_is (word, wlen, "motion"))
+    return parse_motion (parser, p, end, error);
+  if (word_is (word, wlen, "begin"))
+    {
+      const char *what;
+      gsize what_len = next_word (&p, end, &what);
+
+      if (word_is (what, what_len, "class"))
+        return parse_begin_class (parser, p, end, error);
+      if (word_is (what, what_len, "show"))
+        return parse_begin_show (parser, p, end, error);
+      return expected_error (parser, error, "\"class\" or \"show\" after \"begin\"", what, end);
+    }
+  if (word_is (word, wlen, "end"))
+    return parse_end (parser, p, end, error);
+
+  return expected_error (parser, error, "\"define part\", \"begin\", \"end\" or \"motion\"",
+                         skip_blanks (line, end), end);
+}
+
+/**
+ * odori_index_load:
+ * @path: the index file (motion.dat)
+ * @error: return location for an error in %ODORI_INDEX_ERROR or %ODORI_TEXT_ERROR
+ *
+ * Returns: (transfer full) (nullable): the index, or %NULL on error
+ */
+OdoriIndex *
+odori_index_load (const char  *path,
+                  GError     **error)
+{
+  g_autoptr(OdoriTextFile) file = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  file = odori_text_file_open (path, error);
+  if (file == NULL)
+    return NULL;
+  return odori_index_load_text (file, error);
+}
+
+/**
+ * odori_index_load_text:
+ * @file: a decoded text file
+ * @error: return location for an error in %ODORI_INDEX_ERROR
+ *
+ * Returns: (transfer full) (nullable): the index, or %NULL on error
+ */
+OdoriIndex *
+odori_index_load_text (OdoriTextFile  *file,
+                       GError        **error)
+{
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(GHashTable) part_codes = NULL;
+  g_autoptr(GHashTable) show_codes = NULL;
+  g_autoptr(GHashTable) motion_codes = NULL;
+  OdoriLineReader reader;
+  Parser parser = { 0 };
+  const char *open;
+  guint open_line;
+
+  g_return_val_if_fail (file != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  index = odori_index_new ();
+  index->path = g_strdup (odori_text_file_get_path (file));
+  index->encoding = odori_text_file_get_encoding (file);
+
+  part_codes = g_hash_table_new (g_str_hash, g_str_equal);
+  show_codes = g_hash_table_new (g_str_hash, g_str_equal);
+  motion_codes = g_hash_table_new (g_str_hash, g_str_equal);
+  parser.index = index;
+  parser.path = index->path ? index->path : "(index)";
+  parser.part_codes = part_codes;
+  parser.show_codes = show_codes;
+  parser.motion_codes = motion_codes;
+
+  odori_line_reader_init (&reader, file);
+  while (odori_line_reader_next (&reader))
+    {
+      parser.lineno = reader.lineno;
+      if (!parse_line (&parser, reader.line, reader.len, error))
+        return NULL;
+    }
+
+  open = open_block_name (&parser, &open_line);
+  if (open != NULL)
+    {
+      g_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_UNBALANCED,
+                   "%s:%u: begin %s is never closed: expected \"end %s\" before the end of the "
+                   "file (line %u)",
+                   parser.path, open_line, open, open, reader.lineno);
+      return NULL;
+    }
+
+  return g_steal_pointer (&index);
+}
+
+/* Writer */
+
+static void
+append_quoted (GString    *s,
+               const char *value)
+{
+  gboolean curly = strchr (value, '"') != NULL && strstr (value, RIGHT_CURLY) == NULL;
+  gsize start;
+
+  g_string_append (s, curly ? LEFT_CURLY : "\"");
+  start = s->len;
+  g_string_append (s, value);
+  for (gsize i = start; i < s->len; i++)
+    {
+      /* Neither can be read back; this only happens for an index built in memory. */
+      if (s->str[i] == '\n' || s->str[i] == '\r')
+        s->str[i] = ' ';
+      else if (s->str[i] == '"' && !curly)
+        s->str[i] = '\'';
+    }
+  g_string_append (s, curly ? RIGHT_CURLY : "\"");
+}
+
+static void
+append_param (GString    *s,
+              const char *key,
+              const char *value)
+{
+  if (value == NULL)
+    return;
+  g_string_append_c (s, ' ');
+  g_string_append (s, key);
+  g_string_append_c (s, '=');
+  append_quoted (s, value);
+}
+
+static void
+append_extra (GString   *s,
+              GPtrArray *extra)
+{
+  for (guint i = 0; extra != NULL && i < extra->len; i++)
+    {
+      OdoriParam *param = g_ptr_array_index (extra, i);
+
+      append_param (s, param->key, param->value ? param->value : "");
+    }
+}
+
+static void
+write_line (OdoriOutput *out,
+            GString     *s)
+{
+  g_string_append_c (s, '\n');
+  odori_output_text (out, s->str);
+  g_string_truncate (s, 0);
+}
+
+static void
+write_part (OdoriOutput    *out,
+            GString        *s,
+            OdoriIndexPart *part)
+{
+  g_autofree char *map = part->map ? g_strjoinv (",", part->map) : g_strdup ("");
+
+  g_string_append (s, "define part");
+  append_param (s, "name", part->name);
+  append_param (s, "code", part->code);
+  append_param (s, "map", map);
+  append_extra (s, part->extra);
+  write_line (out, s);
+}
+
+static void
+write_show (OdoriOutput    *out,
+            GString        *s,
+            OdoriIndexShow *show,
+            const char     *indent)
+{
+  g_string_append (s, indent);
+  g_string_append (s, "begin show");
+  append_param (s, "name", show->name);
+  append_param (s, "code", show->code);
+  append_param (s, "file", show->file);
+  append_extra (s, show->extra);
+  write_line (out, s);
+
+  for (guint i = 0; show->motions != NULL && i < show->motions->len; i++)
+    {
+      OdoriIndexMotion *motion = g_ptr_array_index (show->motions, i);
+
+      g_string_append_printf (s, "%s  motion", indent);
+      append_param (s, "name", motion->name);
+      append_param (s, "code", motion->code);
+      append_param (s, "exp", motion->exp);
+      g_string_append_printf (s, " frame=%u-%u", motion->first, motion->last);
+      append_extra (s, motion->extra);
+      write_line (out, s);
+    }
+
+  g_string_append_printf (s, "%send show", indent);
+  write_line (out, s);
+}
+
+static void
+write_class (OdoriOutput     *out,
+             GString         *s,
+             OdoriIndexClass *klass)
+{
+  const char *indent = klass->implicit ? "" : "  ";
+
+  if (!klass->implicit)
+    {
+      g_string_append (s, "begin class");
+      append_param (s, "name", klass->name);
+      append_param (s, "code", klass->code);
+      append_extra (s, klass->extra);
+      write_line (out, s);
+    }
+  for (guint i = 0; klass->shows != NULL && i < klass->shows->len; i++)
+    write_show (out, s, g_ptr_array_index (klass->shows, i), indent);
+  if (!klass->implicit)
+    {
+      g_string_append (s, "end class");
+      write_line (out, s);
+    }
+}
+
+/**
+ * odori_index_write:
+ * @index: an index
+ * @out: where to write
+ *
+ * Writes @index in the canonical layout: comments, parts, then classes with their shows
+ * (indented by 2) and motions (by 4). Encoding errors are reported by
+ * odori_output_commit().
+ */
+void
+odori_index_write (OdoriIndex  *index,
+                   OdoriOutput *out)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  gboolean need_blank = FALSE;
+
+  g_return_if_fail (index != NULL);
+  g_return_if_fail (out != NULL);
+
+  for (guint i = 0; i < index->comments->len; i++)
+    {
+      const char *comment = g_ptr_array_index (index->comments, i);
+
+      if (comment[0] != '#')
+        g_string_append (s, "# ");
+      g_string_append (s, comment);
+      write_line (out, s);
+      need_blank = TRUE;
+    }
+
+  if (need_blank && index->parts->len > 0)
+    write_line (out, s);
+  for (guint i = 0; i < index->parts->len; i++)
+    {
+      write_part (out, s, g_ptr_array_index (index->parts, i));
+      need_blank = TRUE;
+    }
+
+  for (guint i = 0; i < index->classes->len; i++)
+    {
+      if (need_blank)
+        write_line (out, s);
+      write_class (out, s, g_ptr_array_index (index->classes, i));
+      need_blank = TRUE;
+    }
+}
+
+/**
+ * odori_index_save:
+ * @index: an index
+ * @path: the file to write (atomically)
+ * @error: return location for an error in %ODORI_TEXT_ERROR
+ *
+ * Writes @index to @path in its encoding (index->encoding). index->path is unchanged.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+odori_index_save (OdoriIndex  *index,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autoptr(OdoriOutput) out = NULL;
+
+  g_return_val_if_fail (index != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  out = odori_output_new (path, index->encoding, error);
+  if (out == NULL)
+    return FALSE;
+  odori_index_write (index, out);
+  return odori_output_commit (out, error);
+}
+
+/* Queries */
+
+/**
+ * odori_index_find_part:
+ * @index: an index
+ * @code: a part code
+ *
+ * Returns: (transfer none) (nullable): the part with @code
+ */
+OdoriIndexPart *
+odori_index_find_part (OdoriIndex *index,
+                       const char *code)
+{
+  g_return_val_if_fail (index != NULL, NULL);
+  g_return_val_if_fail (code != NULL, NULL);
+
+  for (guint i = 0; i < index->parts->len; i++)
+    {
+      OdoriIndexPart *part = g_ptr_array_index (index->parts, i);
+
+      if (g_strcmp0 (part->code, code) == 0)
+        return part;
+    }
+  return NULL;
+}
+
+static gboolean
+is_qualified_match (OdoriIndexMotion *motion,
+                    const char       *symbol)
+{
+  const char *show_code = motion->show ? motion->show->code : NULL;
+  gsize n;
+
+  if (show_code == NULL || motion->code == NULL)
+    return FALSE;
+  n = strlen (show_code);
+  return strncmp (symbol, show_code, n) == 0 && symbol[n] == '.' &&
+         strcmp (symbol + n + 1, motion->code) == 0;
+}
+
+static void
+collect_motions (OdoriIndex *index,
+                 const char *symbol,
+                 gboolean    qualified,
+                 GPtrArray  *found)
+{
+  for (guint c = 0; c < index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
+
+      for (guint s = 0; s < klass->shows->len; s++)
+        {
+          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
+
+          for (guint m = 0; m < show->motions->len; m++)
+            {
+              OdoriIndexMotion *motion = g_ptr_array_index (show->motions, m);
+
+              if (qualified ? is_qualified_match (motion, symbol)
+                            : g_strcmp0 (motion->code, symbol) == 0)
+                g_ptr_array_add (found, motion);
+            }
+        }
+    }
+}
+
+/**
+ * odori_index_lookup:
+ * @index: an index
+ * @symbol: a dance symbol, "CODE" or "SHOWCODE.CODE"
+ * @error: return location for an error in %ODORI_INDEX_ERROR
+ *
+ * A bare code is looked up first, so a motion code containing a '.' still resolves.
+ *
+ * Returns: (transfer none) (nullable): the motion, or %NULL with
+ *   %ODORI_INDEX_ERROR_UNKNOWN_SYMBOL or %ODORI_INDEX_ERROR_AMBIGUOUS
+ */
+OdoriIndexMotion *
+odori_index_lookup (OdoriIndex  *index,
+                    const char  *symbol,
+                    GError     **error)
+{
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GString) candidates = NULL;
+
+  g_return_val_if_fail (index != NULL, NULL);
+  g_return_val_if_fail (symbol != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  found = g_ptr_array_new ();
+  collect_motions (index, symbol, FALSE, found);
+  if (found->len == 0 && strchr (symbol, '.') != NULL)
+    collect_motions (index, symbol, TRUE, found);
+
+  if (found->len == 1)
+    return g_ptr_array_index (found, 0);
+
+  if (found->len == 0)
+    {
+      g_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_UNKNOWN_SYMBOL,
+                   "unknown dance symbol \"%s\"", symbol);
+      return NULL;
+    }
+
+  candidates = g_string_new (NULL);
+  for (guint i = 0; i < found->len; i++)
+    {
+      OdoriIndexMotion *motion = g_ptr_array_index (found, i);
+
+      if (i > 0)
+        g_string_append (candidates, ", ");
+      g_string_append_printf (candidates, "%s.%s",
+                              motion->show && motion->show->code ? motion->show->code : "",
+                              motion->code);
+    }
+  g_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_AMBIGUOUS,
+               "dance symbol \"%s\" is ambiguous: defined as %s", symbol, candidates->str);
+  return NULL;
+}
+
+/* A file named in a 1998 Windows index may differ in case from the file on disk. */
+static char *
+find_case_insensitive (const char *path)
+{
+  g_autofree char *dir_name = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *folded = g_utf8_casefold (base, -1);
+  g_autoptr(GDir) dir = g_dir_open (dir_name, 0, NULL);
+  const char *entry;
+
+  if (dir == NULL)
+    return NULL;
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *entry_folded = NULL;
+
+      if (!g_utf8_validate (entry, -1, NULL))
+        continue;
+      entry_folded = g_utf8_casefold (entry, -1);
+      if (strcmp (entry_folded, folded) == 0)
+        return g_build_filename (dir_name, entry, NULL);
+    }
+  return NULL;
+}
+
+/**
+ * odori_index_show_path:
+ * @index: an index
+ * @show: a show of @index
+ *
+ * Resolves show->file against the directory of index->path (the current directory for
+ * an index without a path). Backslashes are taken as directory separators, and when the
+ * file does not exist a name differing only in case is looked for (Windows indexes).
+ *
+ * Returns: (transfer full): an absolute path
+ */
+char *
+odori_index_show_path (OdoriIndex     *index,
+                       OdoriIndexShow *show)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *abs_dir = NULL;
+  g_autofree char *path = NULL;
+  char *other;
+
+  g_return_val_if_fail (index != NULL, NULL);
+  g_return_val_if_fail (show != NULL, NULL);
+  g_return_val_if_fail (show->file != NULL, NULL);
+
+  file = g_strdup (show->file);
+  if (G_DIR_SEPARATOR == '/')
+    g_strdelimit (file, "\\", '/');
+
+  dir = index->path ? g_path_get_dirname (index->path) : g_get_current_dir ();
+  abs_dir = g_canonicalize_filename (dir, NULL);
+  path = g_canonicalize_filename (file, abs_dir);
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS) && (other = find_case_insensitive (path)) != NULL)
+    return other;
+  return g_steal_pointer (&path);
+}
+
+typedef struct
+{
+  OdoriMotion *motion;
+  char        *error;
+} LoadedFile;
+
+static void
+loaded_file_free (LoadedFile *loaded)
+{
+  g_clear_pointer (&loaded->motion, odori_motion_unref);
+  g_free (loaded->error);
+  g_free (loaded);
+}
+
+static LoadedFile *
+load_show_file (GHashTable *loaded_files,
+                const char *path,
+                GPtrArray  *diagnostics)
+{
+  LoadedFile *loaded = g_hash_table_lookup (loaded_files, path);
+  g_autoptr(GError) error = NULL;
+
+  if (loaded != NULL)
+    return loaded;
+
+  loaded = g_new0 (LoadedFile, 1);
+  loaded->motion = odori_format_load_motion (path, diagnostics, &error);
+  if (loaded->motion == NULL)
+    loaded->error = g_strdup (error ? error->message : "cannot be read");
+  g_hash_table_insert (loaded_files, g_strdup (path), loaded);
+  return loaded;
+}
+
+/**
+ * odori_index_check_files:
+ * @index: an index
+ * @diagnostics: (element-type OdoriDiagnostic): where problems are appended
+ *
+ * Loads every show file once and checks each motion's frame range against it.
+ *
+ * Returns: %FALSE if an error was appended
+ */
+gboolean
+odori_index_check_files (OdoriIndex *index,
+                         GPtrArray  *diagnostics)
+{
+  g_autoptr(GHashTable) loaded_files = NULL;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (index != NULL, FALSE);
+  g_return_val_if_fail (diagnostics != NULL, FALSE);
+
+  loaded_files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                        (GDestroyNotify) loaded_file_free);
+
+  for (guint c = 0; c < index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
+
+      for (guint s = 0; s < klass->shows->len; s++)
+        {
+          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
+          g_autofree char *path = NULL;
+          LoadedFile *loaded;
+
+          if (show->file == NULL)
+            continue;
+          path = odori_index_show_path (index, show);
+          loaded = load_show_file (loaded_files, path, diagnostics);
+          if (loaded->motion == NULL)
+            {
+              g_ptr_array_add (diagnostics,
+                               odori_diagnostic_new (index->path, show->line, TRUE,
+                                                     "cannot load file \"%s\" of show \"%s\": %s",
+                                                     show->file, show->code, loaded->error));
+              ok = FALSE;
+              continue;
+            }
+
+          for (guint m = 0; m < show->motions->len; m++)
+            {
+              OdoriIndexMotion *motion = g_ptr_array_index (show->motions, m);
+
+              if (motion->last <= loaded->motion->n_frames)
+                continue;
+              g_ptr_array_add (diagnostics,
+                               odori_diagnostic_new (index->path, motion->line, TRUE,
+                                                     "motion \"%s\" frames %u-%u beyond the %u "
+                                                     "frames of %s",
+                                                     motion->code, motion->first, motion->last,
+                                                     loaded->motion->n_frames, show->file));
+              ok = FALSE;
+            }
+        }
+    }
+  return ok;
+}

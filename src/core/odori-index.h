@@ -1,0 +1,123 @@
+/* odori-index.h: the dance-symbol index table, motion.dat (FORMATS.md §3)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "odori-motion.h"
+#include "odori-text.h"
+
+G_BEGIN_DECLS
+
+#define ODORI_INDEX_ERROR (odori_index_error_quark ())
+
+typedef enum
+{
+  ODORI_INDEX_ERROR_SYNTAX,       /* a line that is no construct, a bad value */
+  ODORI_INDEX_ERROR_UNBALANCED,   /* begin/end mismatch or missing end */
+  ODORI_INDEX_ERROR_DUPLICATE,    /* duplicate part code, or motion code within a show */
+  ODORI_INDEX_ERROR_RANGE,        /* frame range START > END, or END beyond the file */
+  ODORI_INDEX_ERROR_MISSING_FILE, /* a show's file cannot be opened */
+  ODORI_INDEX_ERROR_UNKNOWN_SYMBOL,
+  ODORI_INDEX_ERROR_AMBIGUOUS,    /* a bare code defined by several shows */
+  ODORI_INDEX_ERROR_MISSING,      /* a required parameter (code, file, frame) is missing */
+} OdoriIndexError;
+
+/* key=value parameters the reader does not know, kept and written back. */
+typedef struct
+{
+  char *key;
+  char *value;
+} OdoriParam;
+
+typedef struct _OdoriIndexClass OdoriIndexClass;
+typedef struct _OdoriIndexShow  OdoriIndexShow;
+
+typedef struct
+{
+  char      *name;
+  char      *code;
+  char     **map;        /* NULL-terminated; map[0] is the anchor sensor */
+  guint      line;
+  GPtrArray *extra;      /* OdoriParam* */
+} OdoriIndexPart;
+
+typedef struct
+{
+  char           *name;
+  char           *code;
+  char           *exp;       /* description, may be NULL */
+  guint           first;     /* 1-based, inclusive */
+  guint           last;
+  guint           line;
+  GPtrArray      *extra;
+  OdoriIndexShow *show;      /* back pointer, not owned */
+} OdoriIndexMotion;
+
+struct _OdoriIndexShow
+{
+  char            *name;
+  char            *code;
+  char            *file;     /* as written, relative to the index's directory */
+  guint            line;
+  GPtrArray       *motions;  /* OdoriIndexMotion* */
+  GPtrArray       *extra;
+  OdoriIndexClass *klass;    /* back pointer, not owned */
+};
+
+struct _OdoriIndexClass
+{
+  char      *name;
+  char      *code;
+  guint      line;
+  gboolean   implicit;       /* created for shows outside any class; not written */
+  GPtrArray *shows;          /* OdoriIndexShow* */
+  GPtrArray *extra;
+};
+
+struct _OdoriIndex
+{
+  /*< private >*/
+  gatomicrefcount ref_count;
+  /*< public >*/
+  char           *path;      /* may be NULL for an index built in memory */
+  OdoriEncoding   encoding;
+  GPtrArray      *parts;     /* OdoriIndexPart* */
+  GPtrArray      *classes;   /* OdoriIndexClass* */
+  GPtrArray      *comments;  /* char*: '#' lines, written back at the top */
+  GPtrArray      *warnings;  /* OdoriDiagnostic* from loading */
+};
+
+GQuark            odori_index_error_quark  (void);
+OdoriIndex       *odori_index_new          (void);
+OdoriIndex       *odori_index_ref          (OdoriIndex     *index);
+void              odori_index_unref        (OdoriIndex     *index);
+OdoriIndex       *odori_index_load         (const char     *path,
+                                            GError        **error);
+OdoriIndex       *odori_index_load_text    (OdoriTextFile  *file,
+                                            GError        **error);
+/* Writes in the index's encoding, atomically. */
+gboolean          odori_index_save         (OdoriIndex     *index,
+                                            const char     *path,
+                                            GError        **error);
+void              odori_index_write        (OdoriIndex     *index,
+                                            OdoriOutput    *out);
+OdoriIndexPart   *odori_index_find_part    (OdoriIndex     *index,
+                                            const char     *code);
+/* SYMBOL is "CODE" or "SHOWCODE.CODE". Unknown: ODORI_INDEX_ERROR_UNKNOWN_SYMBOL;
+ * a bare code in several shows: ODORI_INDEX_ERROR_AMBIGUOUS naming every candidate. */
+OdoriIndexMotion *odori_index_lookup       (OdoriIndex     *index,
+                                            const char     *symbol,
+                                            GError        **error);
+/* Absolute path of a show's file (relative to the index's directory). */
+char             *odori_index_show_path    (OdoriIndex     *index,
+                                            OdoriIndexShow *show);
+/* Loads every show file and checks each motion's frame range against it. Appends an
+ * OdoriDiagnostic per problem (errors: missing file, unreadable file, range beyond the
+ * file; the show file's own warnings too). Returns FALSE if any error was found. */
+gboolean          odori_index_check_files  (OdoriIndex     *index,
+                                            GPtrArray      *diagnostics);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriIndex, odori_index_unref)
+
+G_END_DECLS

@@ -1,0 +1,935 @@
+/* odori-score.c: the Digital Dance Score, DDS (FORMATS.md §2)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reading rules (the Odori decisions of FORMATS.md §2, plus these):
+ * - Blank lines are ignored; blanks (and the ideographic space U+3000) around tokens
+ *   are trimmed.
+ * - A line whose first non-blank character is '#' is a header line. `# Title:`,
+ *   `# Author:`, `# Date:`, `# Index:`, `# FrameTime:` and `# Blend:` (keys matched
+ *   without regard to case) are read wherever they are; given twice, the last one wins
+ *   with a warning. An empty title, author, date or index reads as NULL. Every other '#'
+ *   line is kept verbatim, in order, and written back after the known ones.
+ * - Otherwise the text before the first ':' decides: all digits is a symbol line; a
+ *   signed or fractional number (`-5`, `1.5`) is a bad start frame; anything else is a
+ *   part header.
+ * - Empty items of a sensor list (`Body,,Head`) are dropped with a warning.
+ *
+ * Writing: `# Title:`, `# Author:` and `# Date:` are always the first three lines (the
+ * original tools skip three header lines), written with an empty value when unset; then
+ * the extensions that are set, the other '#' lines, and the parts. LF line ends, in the
+ * score's encoding.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "odori-score.h"
+
+G_DEFINE_QUARK (odori-score-error-quark, odori_score_error)
+
+#define EXCERPT_CHARS 40
+
+/* Memory */
+
+static void
+symbol_clear (OdoriScoreSymbol *symbol)
+{
+  g_clear_pointer (&symbol->symbol, g_free);
+}
+
+static void
+part_free (OdoriScorePart *part)
+{
+  g_free (part->code);
+  g_strfreev (part->sensors);
+  g_clear_pointer (&part->symbols, g_array_unref);
+  g_free (part);
+}
+
+/**
+ * odori_score_new:
+ *
+ * Returns: (transfer full): an empty score (UTF-8, no path, no frame time, no blend)
+ */
+OdoriScore *
+odori_score_new (void)
+{
+  OdoriScore *score = g_new0 (OdoriScore, 1);
+
+  g_atomic_ref_count_init (&score->ref_count);
+  score->encoding = ODORI_ENCODING_UTF8;
+  score->frame_time = 0;
+  score->blend = -1;
+  score->header_lines = g_ptr_array_new_with_free_func (g_free);
+  score->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  score->warnings = odori_diagnostics_new ();
+  return score;
+}
+
+OdoriScore *
+odori_score_ref (OdoriScore *score)
+{
+  g_return_val_if_fail (score != NULL, NULL);
+
+  g_atomic_ref_count_inc (&score->ref_count);
+  return score;
+}
+
+void
+odori_score_unref (OdoriScore *score)
+{
+  g_return_if_fail (score != NULL);
+
+  if (!g_atomic_ref_count_dec (&score->ref_count))
+    return;
+
+  g_free (score->path);
+  g_free (score->title);
+  g_free (score->author);
+  g_free (score->date);
+  g_free (score->index_path);
+  g_ptr_array_unref (score->header_lines);
+  g_ptr_array_unref (score->parts);
+  g_ptr_array_unref (score->warnings);
+  g_free (score);
+}
+
+static OdoriScorePart *
+find_part (OdoriScore *score,
+           const char *code)
+{
+  for (guint i = 0; i < score->parts->len; i++)
+    {
+      OdoriScorePart *part = g_ptr_array_index (score->parts, i);
+
+      if (strcmp (part->code, code) == 0)
+        return part;
+    }
+  return NULL;
+}
+
+static OdoriScorePart *
+part_new (const char         *code,
+          const char * const *sensors)
+{
+  OdoriScorePart *part = g_new0 (OdoriScorePart, 1);
+
+  part->code = g_strdup (code);
+  part->sensors = sensors ? g_strdupv ((char **) sensors) : g_new0 (char *, 1);
+  part->symbols = g_array_new (FALSE, TRUE, sizeof (OdoriScoreSymbol));
+  g_array_set_clear_func (part->symbols, (GDestroyNotify) symbol_clear);
+  return part;
+}
+
+/**
+ * odori_score_add_part:
+ * @score: a score
+ * @code: the part code (from the index)
+ * @sensors: (nullable) (array zero-terminated=1): the part's sensors
+ *
+ * Returns: (transfer none) (nullable): the new part, or %NULL if @score already has a
+ *   part with @code
+ */
+OdoriScorePart *
+odori_score_add_part (OdoriScore         *score,
+                      const char         *code,
+                      const char * const *sensors)
+{
+  OdoriScorePart *part;
+
+  g_return_val_if_fail (score != NULL, NULL);
+  g_return_val_if_fail (code != NULL && *code != '\0', NULL);
+
+  if (find_part (score, code) != NULL)
+    return NULL;
+
+  part = part_new (code, sensors);
+  g_ptr_array_add (score->parts, part);
+  return part;
+}
+
+/* Index of the first symbol whose start is >= START. */
+static guint
+symbol_lower_bound (OdoriScorePart *part,
+                    guint           start)
+{
+  guint lo = 0, hi = part->symbols->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (part->symbols, OdoriScoreSymbol, mid).start < start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Inserts keeping start order. Returns FALSE, with *existing set, on a taken start. */
+static gboolean
+insert_symbol (OdoriScorePart    *part,
+               guint              start,
+               const char        *symbol,
+               guint              line,
+               OdoriScoreSymbol **existing)
+{
+  guint pos = symbol_lower_bound (part, start);
+  OdoriScoreSymbol sym = { start, NULL, line };
+
+  if (pos < part->symbols->len && g_array_index (part->symbols, OdoriScoreSymbol, pos).start == start)
+    {
+      if (existing)
+        *existing = &g_array_index (part->symbols, OdoriScoreSymbol, pos);
+      return FALSE;
+    }
+  sym.symbol = g_strdup (symbol);
+  g_array_insert_val (part->symbols, pos, sym);
+  return TRUE;
+}
+
+/**
+ * odori_score_part_add_symbol:
+ * @part: a part of a score
+ * @start: the 1-based output frame where the motion starts
+ * @symbol: the dance symbol, "CODE" or "SHOWCODE.CODE"
+ *
+ * Returns: %TRUE if inserted, %FALSE if @part already has a symbol at @start
+ */
+gboolean
+odori_score_part_add_symbol (OdoriScorePart *part,
+                             guint           start,
+                             const char     *symbol)
+{
+  g_return_val_if_fail (part != NULL, FALSE);
+  g_return_val_if_fail (start > 0, FALSE);
+  g_return_val_if_fail (symbol != NULL, FALSE);
+
+  return insert_symbol (part, start, symbol, 0, NULL);
+}
+
+/* Lexical helpers. Lines are valid UTF-8 (OdoriTextFile decodes) but not NUL-terminated. */
+
+static inline gsize
+blank_len (const char *p,
+           const char *end)
+{
+  if (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v'))
+    return 1;
+  if (end - p >= 3 && (guchar) p[0] == 0xE3 && (guchar) p[1] == 0x80 && (guchar) p[2] == 0x80)
+    return 3;
+  return 0;
+}
+
+static const char *
+skip_blanks (const char *p,
+             const char *end)
+{
+  gsize n;
+
+  while ((n = blank_len (p, end)) > 0)
+    p += n;
+  return p;
+}
+
+static const char *
+trim_end (const char *start,
+          const char *end)
+{
+  for (;;)
+    {
+      if (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' || end[-1] == '\v'))
+        end--;
+      else if (end - start >= 3 && (guchar) end[-3] == 0xE3 && (guchar) end[-2] == 0x80 &&
+               (guchar) end[-1] == 0x80)
+        end -= 3;
+      else
+        return end;
+    }
+}
+
+/* At most EXCERPT_CHARS characters of [p, end), for messages. */
+static char *
+excerpt (const char *p,
+         const char *end)
+{
+  const char *q = p;
+  guint n = 0;
+  g_autofree char *s = NULL;
+
+  while (q < end && n < EXCERPT_CHARS)
+    {
+      gsize step = g_utf8_skip[*(const guchar *) q];
+
+      if (step > (gsize) (end - q))
+        step = end - q;
+      q += step;
+      n++;
+    }
+  s = g_strndup (p, q - p);
+  if (q < end)
+    return g_strconcat (s, "…", NULL);
+  return g_steal_pointer (&s);
+}
+
+static gboolean
+all_digits (const char *p,
+            const char *end)
+{
+  if (p >= end)
+    return FALSE;
+  for (; p < end; p++)
+    if (!g_ascii_isdigit (*p))
+      return FALSE;
+  return TRUE;
+}
+
+/* Splits [p, end) at commas, trimming each item; empty items are dropped and counted. */
+static char **
+split_sensors (const char *p,
+               const char *end,
+               guint      *n_empty)
+{
+  GPtrArray *items = g_ptr_array_new ();
+  *n_empty = 0;
+  while (p < end)
+    {
+      const char *comma = memchr (p, ',', end - p);
+      const char *item_end = comma ? comma : end;
+      const char *a = skip_blanks (p, item_end);
+      const char *b = trim_end (a, item_end);
+
+      if (b > a)
+        g_ptr_array_add (items, g_strndup (a, b - a));
+      else
+        (*n_empty)++;
+      if (comma == NULL)
+        break;
+      p = comma + 1;
+      if (p == end)
+        (*n_empty)++;   /* a trailing comma */
+    }
+  g_ptr_array_add (items, NULL);
+  return (char **) g_ptr_array_free (items, FALSE);
+}
+
+/* Parser */
+
+typedef enum
+{
+  KEY_TITLE,
+  KEY_AUTHOR,
+  KEY_DATE,
+  KEY_INDEX,
+  KEY_FRAME_TIME,
+  KEY_BLEND,
+  N_KEYS
+} HeaderKey;
+
+static const char * const header_keys[N_KEYS] = {
+  "Title", "Author", "Date", "Index", "FrameTime", "Blend",
+};
+
+typedef struct
+{
+  OdoriScore     *score;
+  const char     *path;          /* display name for messages */
+  guint           lineno;
+  OdoriScorePart *part;          /* the part whose symbols follow */
+  GHashTable     *part_codes;    /* code → OdoriScorePart (borrowed) */
+  guint           key_lines[N_KEYS];
+} Parser;
+
+static gboolean parser_error (Parser     *parser,
+                              GError    **error,
+                              int         code,
+                              const char *format,
+                              ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+parser_error (Parser     *parser,
+              GError    **error,
+              int         code,
+              const char *format,
+              ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, ODORI_SCORE_ERROR, code, "%s:%u: %s", parser->path, parser->lineno, message);
+  return FALSE;
+}
+
+static void parser_warn (Parser     *parser,
+                         const char *format,
+                         ...) G_GNUC_PRINTF (2, 3);
+
+static void
+parser_warn (Parser     *parser,
+             const char *format,
+             ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_ptr_array_add (parser->score->warnings,
+                   odori_diagnostic_new (parser->path, parser->lineno, FALSE, "%s", message));
+}
+
+static char *
+dup_or_null (const char *p,
+             const char *end)
+{
+  return p < end ? g_strndup (p, end - p) : NULL;
+}
+
+static gboolean
+parse_frame_time (Parser      *parser,
+                  const char  *value,
+                  const char  *end,
+                  GError     **error)
+{
+  const char *p = value;
+  double x;
+  g_autofree char *got = excerpt (value, end);
+
+  if (odori_looks_non_finite (value, end))
+    return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
+                         "expected seconds per frame like 0.033333 after \"# FrameTime:\", got "
+                         "\"%s\", which is not a finite number", got);
+  if (!odori_parse_double (&p, end, &x) || p != end || !(x > 0))
+    return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
+                         "expected a positive number of seconds per frame like 0.033333 after "
+                         "\"# FrameTime:\", got \"%s\"", got);
+  parser->score->frame_time = x;
+  return TRUE;
+}
+
+static gboolean
+parse_blend (Parser      *parser,
+             const char  *value,
+             const char  *end,
+             GError     **error)
+{
+  const char *p = value;
+  gint64 n;
+  g_autofree char *got = excerpt (value, end);
+
+  if (!odori_parse_int (&p, end, &n) || p != end || n < 0 || n > G_MAXINT)
+    return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
+                         "expected a whole number of transition frames (0 or more) after "
+                         "\"# Blend:\", got \"%s\"", got);
+  parser->score->blend = (int) n;
+  return TRUE;
+}
+
+/* P points at the '#'; LINE/LEN is the whole line (kept verbatim if the key is unknown). */
+static gboolean
+parse_header_line (Parser      *parser,
+                   const char  *line,
+                   gsize        len,
+                   const char  *p,
+                   const char  *end,
+                   GError     **error)
+{
+  OdoriScore *score = parser->score;
+  const char *key = skip_blanks (p + 1, end);
+  const char *colon = memchr (key, ':', end - key);
+  const char *key_end, *value;
+  int k;
+
+  if (colon == NULL)
+    goto unknown;
+  key_end = trim_end (key, colon);
+  for (k = 0; k < N_KEYS; k++)
+    if ((gsize) (key_end - key) == strlen (header_keys[k]) &&
+        g_ascii_strncasecmp (key, header_keys[k], key_end - key) == 0)
+      break;
+  if (k == N_KEYS)
+    goto unknown;
+
+  if (parser->key_lines[k] != 0)
+    parser_warn (parser, "\"# %s:\" given again (first at line %u); the last one is used",
+                 header_keys[k], parser->key_lines[k]);
+  parser->key_lines[k] = parser->lineno;
+  value = skip_blanks (colon + 1, end);
+
+  switch ((HeaderKey) k)
+    {
+    case KEY_TITLE:
+      g_free (score->title);
+      score->title = dup_or_null (value, end);
+      return TRUE;
+    case KEY_AUTHOR:
+      g_free (score->author);
+      score->author = dup_or_null (value, end);
+      return TRUE;
+    case KEY_DATE:
+      g_free (score->date);
+      score->date = dup_or_null (value, end);
+      return TRUE;
+    case KEY_INDEX:
+      g_free (score->index_path);
+      score->index_path = dup_or_null (value, end);
+      return TRUE;
+    case KEY_FRAME_TIME:
+      return parse_frame_time (parser, value, end, error);
+    case KEY_BLEND:
+      return parse_blend (parser, value, end, error);
+    case N_KEYS:
+    default:
+      g_assert_not_reached ();
+    }
+
+unknown:
+  g_ptr_array_add (score->header_lines, g_strndup (line, len));
+  return TRUE;
+}
+
+static gboolean
+parse_symbol_line (Parser      *parser,
+                   const char  *key,
+                   const char  *key_end,
+                   const char  *value,
+                   const char  *end,
+                   GError     **error)
+{
+  g_autofree char *start_text = g_strndup (key, key_end - key);
+  g_autofree char *symbol = NULL;
+  OdoriScoreSymbol *existing = NULL;
+  guint64 start;
+
+  if (!g_ascii_string_to_unsigned (start_text, 10, 1, G_MAXINT, &start, NULL))
+    {
+      g_autofree char *got = excerpt (key, key_end);
+
+      if (strspn (start_text, "0") == strlen (start_text))
+        return parser_error (parser, error, ODORI_SCORE_ERROR_START,
+                             "start frames are numbered from 1, got \"%s\"", got);
+      return parser_error (parser, error, ODORI_SCORE_ERROR_START,
+                           "start frame \"%s\" is too large", got);
+    }
+  if (parser->part == NULL)
+    return parser_error (parser, error, ODORI_SCORE_ERROR_NO_PART,
+                         "dance symbol before any part header (expected a line like "
+                         "\"HD: Body,Head\" first)");
+  if (value >= end)
+    return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
+                         "expected a dance symbol after \"%s:\", got nothing", start_text);
+
+  symbol = g_strndup (value, end - value);
+  if (!insert_symbol (parser->part, (guint) start, symbol, parser->lineno, &existing))
+    return parser_error (parser, error, ODORI_SCORE_ERROR_DUPLICATE,
+                         "part \"%s\" already has symbol \"%s\" at frame %u (line %u)",
+                         parser->part->code, existing->symbol, existing->start, existing->line);
+  return TRUE;
+}
+
+static gboolean
+parse_part_line (Parser      *parser,
+                 const char  *key,
+                 const char  *key_end,
+                 const char  *value,
+                 const char  *end,
+                 GError     **error)
+{
+  g_autofree char *code = g_strndup (key, key_end - key);
+  OdoriScorePart *part = g_hash_table_lookup (parser->part_codes, code);
+  guint n_empty = 0;
+
+  if (part != NULL)
+    return parser_error (parser, error, ODORI_SCORE_ERROR_DUPLICATE,
+                         "part \"%s\" given twice (first at line %u)", code, part->line);
+
+  part = part_new (code, NULL);
+  g_strfreev (part->sensors);
+  part->sensors = split_sensors (value, end, &n_empty);
+  part->line = parser->lineno;
+  g_ptr_array_add (parser->score->parts, part);
+  g_hash_table_insert (parser->part_codes, part->code, part);
+  parser->part = part;
+
+  if (n_empty > 0)
+    parser_warn (parser, "empty sensor name in the list of part \"%s\" ignored", code);
+  return TRUE;
+}
+
+/* A key that is a number, but not a valid start frame: -5, +3, 1.5, 1e3. */
+static gboolean
+is_bad_number (const char *p,
+               const char *end)
+{
+  double x;
+
+  return odori_parse_double (&p, end, &x) && p == end;
+}
+
+static gboolean
+parse_line (Parser      *parser,
+            const char  *line,
+            gsize        len,
+            GError     **error)
+{
+  const char *end = trim_end (line, line + len);
+  const char *p = skip_blanks (line, end);
+  const char *colon, *key_end, *value;
+
+  if (p >= end)
+    return TRUE;
+  if (*p == '#')
+    return parse_header_line (parser, line, len, p, end, error);
+
+  colon = memchr (p, ':', end - p);
+  if (colon == NULL)
+    {
+      g_autofree char *got = excerpt (p, end);
+
+      return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
+                           "expected a part header like \"HD: Body,Head\" or a symbol line "
+                           "like \"1: A1\", got \"%s\"", got);
+    }
+  key_end = trim_end (p, colon);
+  value = skip_blanks (colon + 1, end);
+  if (key_end == p)
+    return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
+                         "expected a part code or a start frame before ':'");
+
+  if (all_digits (p, key_end))
+    return parse_symbol_line (parser, p, key_end, value, end, error);
+  if (is_bad_number (p, key_end))
+    {
+      g_autofree char *got = excerpt (p, key_end);
+
+      return parser_error (parser, error, ODORI_SCORE_ERROR_START,
+                           "expected a start frame (a whole number from 1), got \"%s\"", got);
+    }
+  return parse_part_line (parser, p, key_end, value, end, error);
+}
+
+/**
+ * odori_score_load:
+ * @path: the score file (DDS)
+ * @error: return location for an error in %ODORI_SCORE_ERROR or %ODORI_TEXT_ERROR
+ *
+ * Returns: (transfer full) (nullable): the score, or %NULL on error
+ */
+OdoriScore *
+odori_score_load (const char  *path,
+                  GError     **error)
+{
+  g_autoptr(OdoriTextFile) file = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  file = odori_text_file_open (path, error);
+  if (file == NULL)
+    return NULL;
+  return odori_score_load_text (file, error);
+}
+
+/**
+ * odori_score_load_text:
+ * @file: a decoded text file
+ * @error: return location for an error in %ODORI_SCORE_ERROR
+ *
+ * Returns: (transfer full) (nullable): the score, or %NULL on error
+ */
+OdoriScore *
+odori_score_load_text (OdoriTextFile  *file,
+                       GError        **error)
+{
+  g_autoptr(OdoriScore) score = NULL;
+  g_autoptr(GHashTable) part_codes = NULL;
+  OdoriLineReader reader;
+  Parser parser = { 0 };
+
+  g_return_val_if_fail (file != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  score = odori_score_new ();
+  score->path = g_strdup (odori_text_file_get_path (file));
+  score->encoding = odori_text_file_get_encoding (file);
+
+  part_codes = g_hash_table_new (g_str_hash, g_str_equal);
+  parser.score = score;
+  parser.path = score->path ? score->path : "(score)";
+  parser.part_codes = part_codes;
+
+  odori_line_reader_init (&reader, file);
+  while (odori_line_reader_next (&reader))
+    {
+      parser.lineno = reader.lineno;
+      if (!parse_line (&parser, reader.line, reader.len, error))
+        return NULL;
+    }
+
+  return g_steal_pointer (&score);
+}
+
+/* Writer */
+
+/* Appends TEXT with line breaks made blanks: they cannot be read back. */
+static void
+append_clean (GString    *s,
+              const char *text)
+{
+  gsize start = s->len;
+
+  g_string_append (s, text ? text : "");
+  for (gsize i = start; i < s->len; i++)
+    if (s->str[i] == '\n' || s->str[i] == '\r')
+      s->str[i] = ' ';
+}
+
+static void
+write_line (OdoriOutput *out,
+            GString     *s)
+{
+  g_string_append_c (s, '\n');
+  odori_output_text (out, s->str);
+  g_string_truncate (s, 0);
+}
+
+static void
+write_header (OdoriOutput *out,
+              GString     *s,
+              const char  *key,
+              const char  *value)
+{
+  g_string_append_printf (s, "# %s: ", key);
+  append_clean (s, value);
+  write_line (out, s);
+}
+
+static void
+write_part (OdoriOutput    *out,
+            GString        *s,
+            OdoriScorePart *part)
+{
+  append_clean (s, part->code);
+  g_string_append_c (s, ':');
+  for (guint i = 0; part->sensors != NULL && part->sensors[i] != NULL; i++)
+    {
+      g_string_append_c (s, i == 0 ? ' ' : ',');
+      append_clean (s, part->sensors[i]);
+    }
+  write_line (out, s);
+
+  for (guint i = 0; i < part->symbols->len; i++)
+    {
+      OdoriScoreSymbol *sym = &g_array_index (part->symbols, OdoriScoreSymbol, i);
+
+      g_string_append_printf (s, "%u: ", sym->start);
+      append_clean (s, sym->symbol);
+      write_line (out, s);
+    }
+}
+
+/* "0.033333" rather than "0.033333000000000002": 15 significant digits when they read
+ * back exactly (as for every value typed by hand), else odori_format_double(). */
+static char *
+format_seconds (double x)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (buf, sizeof buf, "%.15g", x);
+  if (g_ascii_strtod (buf, NULL) == x)
+    return g_strdup (buf);
+  return odori_format_double (x);
+}
+
+/**
+ * odori_score_write:
+ * @score: a score
+ * @out: where to write
+ *
+ * Writes @score: title, author and date lines, the extensions that are set, the other
+ * header lines, then the parts. Encoding errors are reported by odori_output_commit().
+ */
+void
+odori_score_write (OdoriScore  *score,
+                   OdoriOutput *out)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  g_return_if_fail (score != NULL);
+  g_return_if_fail (out != NULL);
+
+  write_header (out, s, "Title", score->title);
+  write_header (out, s, "Author", score->author);
+  write_header (out, s, "Date", score->date);
+  if (score->index_path != NULL)
+    write_header (out, s, "Index", score->index_path);
+  if (score->frame_time > 0)
+    {
+      g_autofree char *text = format_seconds (score->frame_time);
+
+      write_header (out, s, "FrameTime", text);
+    }
+  if (score->blend >= 0)
+    {
+      char text[16];
+
+      g_snprintf (text, sizeof text, "%d", score->blend);
+      write_header (out, s, "Blend", text);
+    }
+
+  for (guint i = 0; i < score->header_lines->len; i++)
+    {
+      const char *line = g_ptr_array_index (score->header_lines, i);
+
+      if (line[strspn (line, " \t")] != '#')
+        g_string_append (s, "# ");
+      append_clean (s, line);
+      write_line (out, s);
+    }
+
+  for (guint i = 0; i < score->parts->len; i++)
+    write_part (out, s, g_ptr_array_index (score->parts, i));
+}
+
+/**
+ * odori_score_save:
+ * @score: a score
+ * @path: the file to write (atomically)
+ * @error: return location for an error in %ODORI_TEXT_ERROR
+ *
+ * Writes @score to @path in its encoding (score->encoding). score->path is unchanged.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+odori_score_save (OdoriScore  *score,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autoptr(OdoriOutput) out = NULL;
+
+  g_return_val_if_fail (score != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  out = odori_output_new (path, score->encoding, error);
+  if (out == NULL)
+    return FALSE;
+  odori_score_write (score, out);
+  return odori_output_commit (out, error);
+}
+
+/**
+ * odori_score_dup_index_path:
+ * @score: a score
+ *
+ * Resolves "# Index:" against the directory of score->path (the current directory for
+ * a score without a path). Backslashes are taken as directory separators.
+ *
+ * Returns: (transfer full) (nullable): an absolute path, or %NULL without "# Index:"
+ */
+char *
+odori_score_dup_index_path (OdoriScore *score)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *abs_dir = NULL;
+
+  g_return_val_if_fail (score != NULL, NULL);
+
+  if (score->index_path == NULL || score->index_path[0] == '\0')
+    return NULL;
+
+  file = g_strdup (score->index_path);
+  if (G_DIR_SEPARATOR == '/')
+    g_strdelimit (file, "\\", '/');
+
+  dir = score->path ? g_path_get_dirname (score->path) : g_get_current_dir ();
+  abs_dir = g_canonicalize_filename (dir, NULL);
+  return g_canonicalize_filename (file, abs_dir);
+}
+
+static gboolean
+sensors_equal (char **a,
+               char **b)
+{
+  guint i;
+
+  for (i = 0; a && b && a[i] && b[i]; i++)
+    if (strcmp (a[i], b[i]) != 0)
+      return FALSE;
+  return (a == NULL || a[i] == NULL) && (b == NULL || b[i] == NULL);
+}
+
+/**
+ * odori_score_resolve:
+ * @score: a score
+ * @index: the index its symbols refer to
+ * @diagnostics: (element-type OdoriDiagnostic): where problems are appended
+ *
+ * Errors: unknown or ambiguous symbols (the candidates named), part codes the index
+ * does not define. Warning: a part's sensor list that differs from the index's map.
+ *
+ * Returns: %FALSE if an error was appended
+ */
+gboolean
+odori_score_resolve (OdoriScore *score,
+                     OdoriIndex *index,
+                     GPtrArray  *diagnostics)
+{
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (score != NULL, FALSE);
+  g_return_val_if_fail (index != NULL, FALSE);
+  g_return_val_if_fail (diagnostics != NULL, FALSE);
+
+  for (guint i = 0; i < score->parts->len; i++)
+    {
+      OdoriScorePart *part = g_ptr_array_index (score->parts, i);
+      OdoriIndexPart *ipart = odori_index_find_part (index, part->code);
+
+      if (ipart == NULL)
+        {
+          g_ptr_array_add (diagnostics,
+                           odori_diagnostic_new (score->path, part->line, TRUE,
+                                                 "part \"%s\" is not defined in the index%s%s",
+                                                 part->code, index->path ? " " : "",
+                                                 index->path ? index->path : ""));
+          ok = FALSE;
+        }
+      else if (!sensors_equal (part->sensors, ipart->map))
+        {
+          g_autofree char *mine = g_strjoinv (",", part->sensors);
+          g_autofree char *theirs = ipart->map ? g_strjoinv (",", ipart->map) : g_strdup ("");
+
+          g_ptr_array_add (diagnostics,
+                           odori_diagnostic_new (score->path, part->line, FALSE,
+                                                 "sensors of part \"%s\" differ from the index "
+                                                 "(score: %s; index: %s); the score's list is "
+                                                 "used",
+                                                 part->code, mine, theirs));
+        }
+
+      for (guint j = 0; j < part->symbols->len; j++)
+        {
+          OdoriScoreSymbol *sym = &g_array_index (part->symbols, OdoriScoreSymbol, j);
+          g_autoptr(GError) error = NULL;
+
+          if (odori_index_lookup (index, sym->symbol, &error) != NULL)
+            continue;
+          g_ptr_array_add (diagnostics,
+                           odori_diagnostic_new (score->path, sym->line, TRUE, "%s",
+                                                 error->message));
+          ok = FALSE;
+        }
+    }
+  return ok;
+}
