@@ -1,0 +1,1577 @@
+/* odori-compose.c: scores become one motion (the Dance Converter's job)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * How it works. Every score part gets, per output frame, a FrameDesc: which clip and
+ * clip frame it samples (two of them with a weight inside a blend), and the root offset
+ * of each. Descriptors are integer bookkeeping and cheap; transforms are not. An edit
+ * recomputes the descriptors of every part, compares them with the previous ones, and
+ * recomputes transforms only for the frames whose descriptor changed (or whose anchor,
+ * driven by another part, changed). A full compose is the same with every frame dirty.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "odori-compose.h"
+#include "odori-format.h"
+
+G_DEFINE_QUARK (odori-compose-error-quark, odori_compose_error)
+
+typedef struct
+{
+  OdoriMotion *motion;  /* the clip's frames at the score's frame time, every segment */
+  guint        n;
+  int         *seg;     /* output sensor index -> clip segment, -1 when absent */
+  char        *file;    /* the show's file as the index writes it, for messages */
+} Clip;
+
+typedef struct
+{
+  guint       start;    /* 1-based output frame */
+  Clip       *clip;
+  const char *symbol;   /* borrowed from the score */
+  float       d[3];     /* root offset (translation in X and Z) */
+  float       yaw;      /* root offset (heading), radians */
+} Placed;
+
+typedef struct
+{
+  Clip  *clip;
+  guint  j;             /* 0-based frame of the clip */
+  float  d[3];
+  float  yaw;
+} Sample;
+
+typedef struct
+{
+  Sample a;             /* the playing (or, inside a blend, outgoing) symbol */
+  Sample b;             /* the incoming symbol inside a blend, else zeroed */
+  float  w;             /* weight of b */
+} FrameDesc;
+
+typedef struct
+{
+  OdoriScorePart *spart;
+  int             anchor;        /* output sensor index of map[0] */
+  int             anchor_owner;  /* part driving the anchor, -1 when this part does */
+  GArray         *world;         /* int: sensors driven in world space */
+  GArray         *rel;           /* int: sensors driven relative to the anchor */
+  GArray         *placed;        /* Placed */
+  GArray         *prev_placed;   /* Placed, as of the last compose (for diffing) */
+  FrameDesc      *desc;          /* n_desc frames, or NULL when it uses the root's */
+  guint8         *dirty;
+} Part;
+
+struct _OdoriComposer
+{
+  OdoriScore     *score;
+  OdoriIndex     *index;
+  GHashTable     *files;        /* absolute path -> OdoriMotion (NULL when unreadable) */
+  GHashTable     *file_errors;  /* absolute path -> message */
+  GHashTable     *clips;        /* "path\nfirst\nlast" -> Clip */
+  GHashTable     *symbol_clips; /* symbol -> Clip, a cache over index lookups */
+  GPtrArray      *sensors;      /* output sensor names */
+  GHashTable     *sensor_index; /* name -> index + 1 */
+  Part           *parts;
+  guint           n_parts;
+  guint          *order;        /* dependency order */
+  int             root;         /* root part */
+  int             root_sensor;  /* the root part's first world-space sensor */
+  GArray         *unnamed;      /* int: sensors no part names */
+  Clip           *hold_clip;    /* first frame of the index's first show */
+  double          frame_time;
+  int             blend_override;
+  int             blend;
+  OdoriRootMatch  match;
+  guint           n_frames;
+  guint           n_desc;       /* frames the stored descriptors cover */
+  char           *plan_key;     /* parts and sensors, to notice structural edits */
+  OdoriMotion    *out;
+  GArray         *seams;
+  gboolean        seams_valid;
+};
+
+/* Rotation helpers */
+
+void
+odori_quat_slerp (const float a[4],
+                  const float b[4],
+                  float       t,
+                  float       out[4])
+{
+  versor qa, qb;
+  float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+
+  glm_quat_copy ((float *) a, qa);
+  if (dot < 0)
+    {
+      qb[0] = -b[0];
+      qb[1] = -b[1];
+      qb[2] = -b[2];
+      qb[3] = -b[3];
+      dot = -dot;
+    }
+  else
+    glm_quat_copy ((float *) b, qb);
+
+  if (dot > 0.9995f)
+    {
+      /* nearly equal: normalised lerp is exact enough and avoids dividing by ~0 */
+      for (int i = 0; i < 4; i++)
+        out[i] = qa[i] + t * (qb[i] - qa[i]);
+    }
+  else
+    glm_quat_slerp (qa, qb, t, out);
+  glm_quat_normalize (out);
+}
+
+static inline void
+quat_mul (const float a[4],
+          const float b[4],
+          float       out[4])
+{
+  glm_quat_mul ((float *) a, (float *) b, out);
+}
+
+static inline void
+quat_inv (const float q[4],
+          float       out[4])
+{
+  /* unit quaternions: the conjugate */
+  out[0] = -q[0];
+  out[1] = -q[1];
+  out[2] = -q[2];
+  out[3] = q[3];
+}
+
+static inline void
+quat_rotate (const float q[4],
+             const float v[3],
+             float       out[3])
+{
+  glm_quat_rotatev ((float *) q, (float *) v, out);
+}
+
+static void
+yaw_quat (float yaw,
+          float q[4])
+{
+  glm_quatv (q, yaw, (vec3) { 0, 1, 0 });
+}
+
+static float
+heading (const float q[4])
+{
+  float v[3];
+
+  quat_rotate (q, (float[3]) { 0, 0, 1 }, v);
+  return atan2f (v[0], v[2]);
+}
+
+OdoriMotion *
+odori_motion_resample (const OdoriMotion *motion,
+                       guint              first,
+                       guint              last,
+                       double             frame_time,
+                       GError           **error)
+{
+  OdoriMotion *clip;
+  guint n_src, n, n_seg;
+  gboolean same;
+
+  g_return_val_if_fail (motion != NULL, NULL);
+  g_return_val_if_fail (first >= 1 && first <= last && last <= motion->n_frames, NULL);
+  g_return_val_if_fail (frame_time > 0, NULL);
+
+  n_src = last - first + 1;
+  n_seg = motion->n_segments;
+  same = motion->frame_time <= 0 || fabs (motion->frame_time - frame_time) <= 1e-9 * frame_time;
+  n = same ? n_src : (guint) MAX (1.0, round (n_src * motion->frame_time / frame_time));
+
+  clip = odori_motion_new (n_seg, n, frame_time, error);
+  if (clip == NULL)
+    return NULL;
+  for (guint s = 0; s < n_seg; s++)
+    {
+      g_free (clip->segments[s].name);
+      clip->segments[s] = motion->segments[s];
+      clip->segments[s].name = g_strdup (motion->segments[s].name);
+    }
+  clip->has_hierarchy = motion->has_hierarchy;
+
+  if (same)
+    {
+      memcpy (clip->transforms, odori_motion_get (motion, first - 1, 0),
+              (gsize) n * n_seg * sizeof (OdoriTransform));
+      return clip;
+    }
+
+  for (guint j = 0; j < n; j++)
+    {
+      double x = j * frame_time / motion->frame_time;
+      guint i0 = (guint) MIN (floor (x), (double) (n_src - 1));
+      guint i1 = MIN (i0 + 1, n_src - 1);
+      float u = (float) CLAMP (x - i0, 0.0, 1.0);
+
+      for (guint s = 0; s < n_seg; s++)
+        {
+          const OdoriTransform *a = odori_motion_get (motion, first - 1 + i0, s);
+          const OdoriTransform *b = odori_motion_get (motion, first - 1 + i1, s);
+          OdoriTransform *t = odori_motion_get (clip, j, s);
+
+          for (int k = 0; k < 3; k++)
+            {
+              t->position[k] = a->position[k] + u * (b->position[k] - a->position[k]);
+              t->scale[k] = a->scale[k] + u * (b->scale[k] - a->scale[k]);
+            }
+          odori_quat_slerp (a->rotation, b->rotation, u, t->rotation);
+        }
+    }
+  return clip;
+}
+
+/* Set-up */
+
+static void
+clip_free (gpointer data)
+{
+  Clip *clip = data;
+
+  odori_motion_unref (clip->motion);
+  g_free (clip->seg);
+  g_free (clip->file);
+  g_free (clip);
+}
+
+static void
+part_clear (Part *part)
+{
+  g_clear_pointer (&part->world, g_array_unref);
+  g_clear_pointer (&part->rel, g_array_unref);
+  g_clear_pointer (&part->placed, g_array_unref);
+  g_clear_pointer (&part->prev_placed, g_array_unref);
+  g_clear_pointer (&part->desc, g_free);
+  g_clear_pointer (&part->dirty, g_free);
+}
+
+static void
+free_plan (OdoriComposer *self)
+{
+  for (guint p = 0; p < self->n_parts; p++)
+    part_clear (&self->parts[p]);
+  g_clear_pointer (&self->parts, g_free);
+  g_clear_pointer (&self->order, g_free);
+  g_clear_pointer (&self->unnamed, g_array_unref);
+  self->n_parts = 0;
+  self->n_desc = 0;
+}
+
+void
+odori_composer_free (OdoriComposer *self)
+{
+  if (self == NULL)
+    return;
+  free_plan (self);
+  g_clear_pointer (&self->score, odori_score_unref);
+  g_clear_pointer (&self->index, odori_index_unref);
+  g_clear_pointer (&self->files, g_hash_table_unref);
+  g_clear_pointer (&self->file_errors, g_hash_table_unref);
+  g_clear_pointer (&self->symbol_clips, g_hash_table_unref);
+  g_clear_pointer (&self->clips, g_hash_table_unref);
+  g_clear_pointer (&self->sensors, g_ptr_array_unref);
+  g_clear_pointer (&self->sensor_index, g_hash_table_unref);
+  g_clear_pointer (&self->out, odori_motion_unref);
+  g_clear_pointer (&self->seams, g_array_unref);
+  g_free (self->plan_key);
+  g_free (self);
+}
+
+void
+odori_seam_clear (OdoriSeam *seam)
+{
+  g_clear_pointer (&seam->from, g_free);
+  g_clear_pointer (&seam->to, g_free);
+}
+
+static const char *
+score_name (OdoriComposer *self)
+{
+  return self->score->path ? self->score->path : "score";
+}
+
+static int
+sensor_lookup (OdoriComposer *self,
+               const char    *name)
+{
+  return GPOINTER_TO_INT (g_hash_table_lookup (self->sensor_index, name)) - 1;
+}
+
+static int
+sensor_add (OdoriComposer *self,
+            const char    *name)
+{
+  int i = sensor_lookup (self, name);
+
+  if (i >= 0)
+    return i;
+  g_ptr_array_add (self->sensors, g_strdup (name));
+  i = self->sensors->len - 1;
+  g_hash_table_insert (self->sensor_index, g_strdup (name), GINT_TO_POINTER (i + 1));
+  return i;
+}
+
+/* Loads (once) the show file at PATH. */
+static OdoriMotion *
+load_file (OdoriComposer *self,
+           const char    *path)
+{
+  g_autoptr(GError) error = NULL;
+  OdoriMotion *motion;
+
+  if (g_hash_table_contains (self->files, path))
+    return g_hash_table_lookup (self->files, path);
+
+  motion = odori_format_load_motion (path, NULL, &error);
+  g_hash_table_insert (self->files, g_strdup (path), motion);
+  if (motion == NULL)
+    g_hash_table_insert (self->file_errors, g_strdup (path), g_strdup (error->message));
+  return motion;
+}
+
+/* Every sensor of the library's files, in the order the index lists its shows. */
+static void
+collect_sensors (OdoriComposer *self)
+{
+  for (guint c = 0; c < self->index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (self->index->classes, c);
+
+      for (guint s = 0; s < klass->shows->len; s++)
+        {
+          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
+          g_autofree char *path = odori_index_show_path (self->index, show);
+          OdoriMotion *motion = load_file (self, path);
+
+          for (guint k = 0; motion != NULL && k < motion->n_segments; k++)
+            sensor_add (self, motion->segments[k].name);
+        }
+    }
+}
+
+static OdoriIndexShow *
+first_show (OdoriIndex *index)
+{
+  for (guint c = 0; c < index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
+
+      if (klass->shows->len > 0)
+        return g_ptr_array_index (klass->shows, 0);
+    }
+  return NULL;
+}
+
+static double
+inches_per (OdoriUnit unit)
+{
+  switch (unit)
+    {
+    case ODORI_UNIT_CENTIMETERS: return 1.0 / 2.54;
+    case ODORI_UNIT_MILLIMETERS: return 1.0 / 25.4;
+    case ODORI_UNIT_METERS: return 100.0 / 2.54;
+    case ODORI_UNIT_INCHES:
+    default: return 1.0;
+    }
+}
+
+/* The composed motion is in BVA's usual units (inches, scale in percent) so that clips
+ * from files in other units mix: BVA lengths are converted, BVH (which states no unit)
+ * keeps its numbers, and BVH's scale factor 1 becomes 100 percent. */
+static void
+normalise_units (OdoriMotion *motion)
+{
+  for (guint s = 0; s < motion->n_segments; s++)
+    {
+      OdoriSegment *seg = &motion->segments[s];
+      double pos_factor = 1.0, scale_factor = 1.0;
+
+      if (seg->n_fields == 0)
+        scale_factor = 100.0;
+      else
+        for (guint f = 0; f < seg->n_fields; f++)
+          if (seg->fields[f] == ODORI_FIELD_XTRAN)
+            pos_factor = inches_per (seg->units[f]);
+      if (pos_factor == 1.0 && scale_factor == 1.0)
+        continue;
+      for (guint fr = 0; fr < motion->n_frames; fr++)
+        {
+          OdoriTransform *t = odori_motion_get (motion, fr, s);
+
+          for (int k = 0; k < 3; k++)
+            {
+              t->position[k] *= (float) pos_factor;
+              t->scale[k] *= (float) scale_factor;
+            }
+        }
+    }
+}
+
+static Clip *
+get_clip (OdoriComposer *self,
+          const char    *path,
+          OdoriMotion   *motion,
+          guint          first,
+          guint          last,
+          GError       **error)
+{
+  g_autofree char *key = g_strdup_printf ("%s\n%u\n%u", path, first, last);
+  Clip *clip = g_hash_table_lookup (self->clips, key);
+
+  if (clip != NULL)
+    return clip;
+
+  clip = g_new0 (Clip, 1);
+  clip->motion = odori_motion_resample (motion, first, last, self->frame_time, error);
+  if (clip->motion == NULL)
+    {
+      g_free (clip);
+      return NULL;
+    }
+  clip->n = clip->motion->n_frames;
+  normalise_units (clip->motion);
+  clip->seg = g_new (int, MAX (self->sensors->len, 1));
+  for (guint s = 0; s < self->sensors->len; s++)
+    clip->seg[s] = odori_motion_find_segment (motion, g_ptr_array_index (self->sensors, s));
+  g_hash_table_insert (self->clips, g_steal_pointer (&key), clip);
+  return clip;
+}
+
+static char *
+make_plan_key (OdoriScore *score)
+{
+  GString *key = g_string_new (NULL);
+
+  for (guint p = 0; p < score->parts->len; p++)
+    {
+      OdoriScorePart *part = g_ptr_array_index (score->parts, p);
+
+      g_string_append_printf (key, "%s:", part->code);
+      for (guint s = 0; part->sensors && part->sensors[s]; s++)
+        g_string_append_printf (key, "%s,", part->sensors[s]);
+      g_string_append_c (key, '\n');
+    }
+  return g_string_free (key, FALSE);
+}
+
+static void
+int_array_add (GArray *array,
+               int     value)
+{
+  g_array_append_val (array, value);
+}
+
+/* Anchors, driven sensors, dependency order, the root part, and sensors in no part. */
+static gboolean
+build_parts (OdoriComposer *self,
+             GError       **error)
+{
+  OdoriScore *score = self->score;
+  guint n = score->parts->len;
+  g_autofree int *owner = NULL;
+  g_autofree int *first_namer = NULL;
+  g_autofree guint *indegree = NULL;
+  guint n_sorted = 0;
+
+  if (n == 0)
+    {
+      g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_NO_PARTS,
+                   "%s:1: the score has no parts", score_name (self));
+      return FALSE;
+    }
+
+  self->n_parts = n;
+  self->parts = g_new0 (Part, n);
+  for (guint p = 0; p < n; p++)
+    {
+      OdoriScorePart *spart = g_ptr_array_index (score->parts, p);
+      Part *part = &self->parts[p];
+
+      part->spart = spart;
+      part->world = g_array_new (FALSE, FALSE, sizeof (int));
+      part->rel = g_array_new (FALSE, FALSE, sizeof (int));
+      part->placed = g_array_new (FALSE, TRUE, sizeof (Placed));
+      part->prev_placed = g_array_new (FALSE, TRUE, sizeof (Placed));
+      part->anchor = -1;
+      part->anchor_owner = -1;
+      for (guint s = 0; spart->sensors && spart->sensors[s]; s++)
+        sensor_add (self, spart->sensors[s]);
+    }
+
+  owner = g_new (int, self->sensors->len);
+  first_namer = g_new (int, self->sensors->len);
+  for (guint s = 0; s < self->sensors->len; s++)
+    owner[s] = first_namer[s] = -1;
+
+#define DRIVE(p, s, world_space)                                                         \
+  G_STMT_START {                                                                         \
+    if (owner[s] >= 0 && owner[s] != (int) (p))                                          \
+      {                                                                                  \
+        g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_DOUBLE_DRIVEN,      \
+                     "%s:%u: sensor \"%s\" of part %s is already driven by part %s",     \
+                     score_name (self), self->parts[p].spart->line,                      \
+                     (char *) g_ptr_array_index (self->sensors, s),                      \
+                     self->parts[p].spart->code, self->parts[owner[s]].spart->code);     \
+        return FALSE;                                                                    \
+      }                                                                                  \
+    if (owner[s] < 0)                                                                    \
+      {                                                                                  \
+        owner[s] = (p);                                                                  \
+        int_array_add ((world_space) ? self->parts[p].world : self->parts[p].rel, (s));  \
+      }                                                                                  \
+  } G_STMT_END
+
+  /* Driven sensors first: map[1..], or map[0] of a one-sensor part. */
+  for (guint p = 0; p < n; p++)
+    {
+      OdoriScorePart *spart = self->parts[p].spart;
+      guint len = spart->sensors ? g_strv_length (spart->sensors) : 0;
+
+      if (len == 0)
+        continue;
+      self->parts[p].anchor = sensor_lookup (self, spart->sensors[0]);
+      if (first_namer[self->parts[p].anchor] < 0)
+        first_namer[self->parts[p].anchor] = p;
+      if (len == 1)
+        DRIVE (p, self->parts[p].anchor, TRUE);
+      for (guint s = 1; s < len; s++)
+        {
+          int idx = sensor_lookup (self, spart->sensors[s]);
+
+          if (first_namer[idx] < 0)
+            first_namer[idx] = p;
+          DRIVE (p, idx, FALSE);
+        }
+    }
+
+  /* A sensor that is only ever an anchor: the first part naming it drives it in world
+   * space. */
+  for (guint p = 0; p < n; p++)
+    {
+      int a = self->parts[p].anchor;
+
+      if (a >= 0 && owner[a] < 0)
+        DRIVE ((guint) first_namer[a], a, TRUE);
+    }
+#undef DRIVE
+
+  for (guint p = 0; p < n; p++)
+    {
+      int a = self->parts[p].anchor;
+
+      if (a >= 0 && owner[a] != (int) p)
+        self->parts[p].anchor_owner = owner[a];
+    }
+
+  /* Dependency order (Kahn), stable in score order. */
+  indegree = g_new0 (guint, n);
+  for (guint p = 0; p < n; p++)
+    if (self->parts[p].anchor_owner >= 0)
+      indegree[p] = 1;
+  self->order = g_new (guint, n);
+  while (n_sorted < n)
+    {
+      gboolean progress = FALSE;
+
+      for (guint p = 0; p < n; p++)
+        {
+          gboolean taken = FALSE;
+
+          for (guint k = 0; k < n_sorted; k++)
+            taken |= self->order[k] == p;
+          if (taken)
+            continue;
+          if (self->parts[p].anchor_owner < 0 ||
+              indegree[self->parts[p].anchor_owner] == G_MAXUINT)
+            {
+              self->order[n_sorted++] = p;
+              indegree[p] = G_MAXUINT;  /* marks "placed" */
+              progress = TRUE;
+            }
+        }
+      if (!progress)
+        {
+          for (guint p = 0; p < n; p++)
+            if (indegree[p] != G_MAXUINT)
+              {
+                g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_CYCLE,
+                             "%s:%u: the anchor of part %s (\"%s\") depends on itself through other parts",
+                             score_name (self), self->parts[p].spart->line,
+                             self->parts[p].spart->code,
+                             (char *) g_ptr_array_index (self->sensors, self->parts[p].anchor));
+                return FALSE;
+              }
+        }
+    }
+
+  self->root = -1;
+  for (guint p = 0; p < n && self->root < 0; p++)
+    if (self->parts[p].world->len > 0)
+      self->root = p;
+  g_assert (self->root >= 0);
+  self->root_sensor = g_array_index (self->parts[self->root].world, int, 0);
+
+  self->unnamed = g_array_new (FALSE, FALSE, sizeof (int));
+  for (guint s = 0; s < self->sensors->len; s++)
+    if (owner[s] < 0)
+      int_array_add (self->unnamed, s);
+  return TRUE;
+}
+
+/* A score sensor must exist in the clip's file (cached clips are checked per part: one
+ * symbol may be used on tracks with different sensors). */
+static gboolean
+check_sensors (OdoriComposer    *self,
+               OdoriScorePart   *spart,
+               OdoriScoreSymbol *sym,
+               Clip             *clip,
+               GError          **error)
+{
+  for (guint s = 0; spart->sensors && spart->sensors[s]; s++)
+    {
+      int idx = sensor_lookup (self, spart->sensors[s]);
+
+      if (idx < 0 || clip->seg[idx] < 0)
+        {
+          g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_MISSING_SENSOR,
+                       "%s:%u: sensor \"%s\" of part %s is not in %s (symbol %s)",
+                       score_name (self), sym->line, spart->sensors[s], spart->code,
+                       clip->file, sym->symbol);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static Clip *
+resolve_symbol (OdoriComposer    *self,
+                OdoriScorePart   *spart,
+                OdoriScoreSymbol *sym,
+                GError          **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *path = NULL;
+  OdoriIndexMotion *im;
+  OdoriMotion *motion;
+  Clip *clip;
+
+  im = odori_index_lookup (self->index, sym->symbol, &local_error);
+  if (im == NULL)
+    {
+      g_set_error (error, ODORI_COMPOSE_ERROR,
+                   g_error_matches (local_error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_AMBIGUOUS)
+                     ? ODORI_COMPOSE_ERROR_AMBIGUOUS : ODORI_COMPOSE_ERROR_UNKNOWN_SYMBOL,
+                   "%s:%u: %s", score_name (self), sym->line, local_error->message);
+      return NULL;
+    }
+  path = odori_index_show_path (self->index, im->show);
+  motion = load_file (self, path);
+  if (motion == NULL)
+    {
+      g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_FILE,
+                   "%s:%u: symbol %s: %s", score_name (self), sym->line, sym->symbol,
+                   (char *) g_hash_table_lookup (self->file_errors, path));
+      return NULL;
+    }
+  if (im->first < 1 || im->first > im->last || im->last > motion->n_frames)
+    {
+      g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_RANGE,
+                   "%s:%u: symbol %s: frames %u-%u are beyond the %u frames of %s",
+                   score_name (self), sym->line, sym->symbol, im->first, im->last,
+                   motion->n_frames, im->show->file);
+      return NULL;
+    }
+  clip = get_clip (self, path, motion, im->first, im->last, error);
+  if (clip == NULL)
+    return NULL;
+  if (clip->file == NULL)
+    clip->file = g_strdup (im->show->file);
+  if (!check_sensors (self, spart, sym, clip, error))
+    return NULL;
+  return clip;
+}
+
+/* Resolves every symbol into a clip; checks sensors and ranges. */
+static gboolean
+place_symbols (OdoriComposer *self,
+               GError       **error)
+{
+  for (guint p = 0; p < self->n_parts; p++)
+    {
+      Part *part = &self->parts[p];
+      OdoriScorePart *spart = part->spart;
+
+      g_array_set_size (part->placed, 0);
+      for (guint i = 0; i < spart->symbols->len; i++)
+        {
+          OdoriScoreSymbol *sym = &g_array_index (spart->symbols, OdoriScoreSymbol, i);
+          Placed placed = { 0 };
+          Clip *clip = g_hash_table_lookup (self->symbol_clips, sym->symbol);
+
+          if (clip == NULL)
+            {
+              clip = resolve_symbol (self, spart, sym, error);
+              if (clip == NULL)
+                return FALSE;
+              g_hash_table_insert (self->symbol_clips, g_strdup (sym->symbol), clip);
+            }
+          else if (!check_sensors (self, spart, sym, clip, error))
+            return FALSE;
+          placed.start = sym->start;
+          placed.symbol = sym->symbol;
+          placed.clip = clip;
+          g_array_append_val (part->placed, placed);
+        }
+    }
+
+  /* A root part without symbols holds the first frame of the index's first show. */
+  if (self->parts[self->root].placed->len == 0)
+    {
+      Placed placed = { .start = 1, .symbol = NULL };
+
+      placed.clip = self->hold_clip;
+      if (placed.clip == NULL)
+        {
+          g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_EMPTY_INDEX,
+                       "%s:%u: part %s has no symbols and the index has no readable show to hold",
+                       score_name (self), self->parts[self->root].spart->line,
+                       self->parts[self->root].spart->code);
+          return FALSE;
+        }
+      g_array_append_val (self->parts[self->root].placed, placed);
+    }
+  return TRUE;
+}
+
+static double
+choose_frame_time (OdoriComposer *self)
+{
+  if (self->score->frame_time > 0)
+    return self->score->frame_time;
+
+  for (guint p = 0; p < self->score->parts->len; p++)
+    {
+      OdoriScorePart *spart = g_ptr_array_index (self->score->parts, p);
+
+      for (guint i = 0; i < spart->symbols->len; i++)
+        {
+          OdoriScoreSymbol *sym = &g_array_index (spart->symbols, OdoriScoreSymbol, i);
+          OdoriIndexMotion *im = odori_index_lookup (self->index, sym->symbol, NULL);
+          g_autofree char *path = NULL;
+          OdoriMotion *motion;
+
+          if (im == NULL)
+            continue;
+          path = odori_index_show_path (self->index, im->show);
+          motion = load_file (self, path);
+          if (motion != NULL && motion->frame_time > 0)
+            return motion->frame_time;
+        }
+    }
+  {
+    OdoriIndexShow *show = first_show (self->index);
+    g_autofree char *path = show ? odori_index_show_path (self->index, show) : NULL;
+    OdoriMotion *motion = path ? load_file (self, path) : NULL;
+
+    if (motion != NULL && motion->frame_time > 0)
+      return motion->frame_time;
+  }
+  return 1.0 / 30.0;
+}
+
+static gboolean
+build_plan (OdoriComposer *self,
+            GError       **error)
+{
+  OdoriIndexShow *show;
+
+  free_plan (self);
+  g_hash_table_remove_all (self->symbol_clips);
+  g_hash_table_remove_all (self->clips);
+  g_ptr_array_set_size (self->sensors, 0);
+  g_hash_table_remove_all (self->sensor_index);
+  self->hold_clip = NULL;
+  g_clear_pointer (&self->out, odori_motion_unref);
+
+  self->frame_time = choose_frame_time (self);
+  collect_sensors (self);
+  if (!build_parts (self, error))
+    return FALSE;
+
+  show = first_show (self->index);
+  if (show != NULL)
+    {
+      g_autofree char *path = odori_index_show_path (self->index, show);
+      OdoriMotion *motion = load_file (self, path);
+
+      if (motion != NULL && motion->n_frames > 0)
+        self->hold_clip = get_clip (self, path, motion, 1, 1, NULL);
+    }
+
+  g_free (self->plan_key);
+  self->plan_key = make_plan_key (self->score);
+  return TRUE;
+}
+
+OdoriComposer *
+odori_composer_new (OdoriScore  *score,
+                    OdoriIndex  *index,
+                    GError     **error)
+{
+  g_autoptr(OdoriComposer) self = NULL;
+
+  g_return_val_if_fail (score != NULL, NULL);
+  g_return_val_if_fail (index != NULL, NULL);
+
+  self = g_new0 (OdoriComposer, 1);
+  self->score = odori_score_ref (score);
+  self->index = odori_index_ref (index);
+  self->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                       (GDestroyNotify) odori_motion_unref);
+  self->file_errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->clips = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, clip_free);
+  self->symbol_clips = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->sensors = g_ptr_array_new_with_free_func (g_free);
+  self->sensor_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->blend_override = -1;
+  self->match = ODORI_ROOT_MATCH_POSITION;
+  self->seams = g_array_new (FALSE, TRUE, sizeof (OdoriSeam));
+  g_array_set_clear_func (self->seams, (GDestroyNotify) odori_seam_clear);
+
+  if (!build_plan (self, error) || !place_symbols (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+void
+odori_composer_set_blend (OdoriComposer *self,
+                          int            blend)
+{
+  g_return_if_fail (self != NULL);
+  self->blend_override = blend;
+}
+
+void
+odori_composer_set_root_match (OdoriComposer  *self,
+                               OdoriRootMatch  match)
+{
+  g_return_if_fail (self != NULL);
+  self->match = match;
+}
+
+double
+odori_composer_get_frame_time (OdoriComposer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->frame_time;
+}
+
+/* Descriptors */
+
+static void
+sample_world (const Sample   *sample,
+              int             sensor,
+              OdoriTransform *out)
+{
+  const OdoriTransform *t;
+  int seg = sample->clip->seg[sensor];
+
+  if (seg < 0)
+    {
+      static const OdoriTransform identity = { { 0, 0, 0 }, { 0, 0, 0, 1 }, { 100, 100, 100 } };
+      *out = identity;
+      return;
+    }
+  t = odori_motion_get (sample->clip->motion, sample->j, seg);
+  if (sample->yaw != 0)
+    {
+      float q[4];
+
+      yaw_quat (sample->yaw, q);
+      quat_rotate (q, t->position, out->position);
+      quat_mul (q, t->rotation, out->rotation);
+    }
+  else
+    {
+      memcpy (out->position, t->position, sizeof out->position);
+      memcpy (out->rotation, t->rotation, sizeof out->rotation);
+    }
+  for (int k = 0; k < 3; k++)
+    out->position[k] += sample->d[k];
+  memcpy (out->scale, t->scale, sizeof out->scale);
+}
+
+/* Root offsets: each switch puts the incoming clip's first frame (X, Z; with FULL also
+ * the heading) where the outgoing clip is at the switch. */
+static void
+compute_root_offsets (OdoriComposer *self,
+                      GArray        *placed)
+{
+  for (guint i = 0; i < placed->len; i++)
+    {
+      Placed *cur = &g_array_index (placed, Placed, i);
+      Placed *prev;
+      Sample out_s = { 0 }, in_s = { 0 };
+      OdoriTransform t_out, t_in;
+      float q[4], rotated[3];
+
+      memset (cur->d, 0, sizeof cur->d);
+      cur->yaw = 0;
+      if (i == 0 || self->match == ODORI_ROOT_MATCH_NONE)
+        continue;
+
+      prev = &g_array_index (placed, Placed, i - 1);
+      out_s.clip = prev->clip;
+      out_s.j = MIN (cur->start - prev->start, prev->clip->n - 1);
+      memcpy (out_s.d, prev->d, sizeof out_s.d);
+      out_s.yaw = prev->yaw;
+      sample_world (&out_s, self->root_sensor, &t_out);
+
+      in_s.clip = cur->clip;
+      sample_world (&in_s, self->root_sensor, &t_in);
+
+      if (self->match == ODORI_ROOT_MATCH_FULL)
+        {
+          float h = heading (t_out.rotation) - heading (t_in.rotation);
+
+          cur->yaw = atan2f (sinf (h), cosf (h));
+        }
+      yaw_quat (cur->yaw, q);
+      quat_rotate (q, t_in.position, rotated);
+      cur->d[0] = t_out.position[0] - rotated[0];
+      cur->d[2] = t_out.position[2] - rotated[2];
+    }
+}
+
+static inline void
+set_sample (Sample       *s,
+            const Placed *p,
+            guint         j)
+{
+  s->clip = p->clip;
+  s->j = j;
+  memcpy (s->d, p->d, sizeof s->d);
+  s->yaw = p->yaw;
+}
+
+/* Descriptors of output frames FROM..TO (1-based, inclusive) into desc[f - 1]. */
+static void
+compute_desc (GArray    *placed,
+              guint      from,
+              guint      to,
+              int        blend,
+              FrameDesc *desc)
+{
+  guint m = placed->len;
+  guint i = 0;
+  guint lo = 0, hi = m;
+
+  if (from > to)
+    return;
+  memset (&desc[from - 1], 0, (gsize) (to - from + 1) * sizeof (FrameDesc));
+
+  /* the last symbol starting at or before FROM (or the first one) */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (g_array_index (placed, Placed, mid).start <= from)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  i = lo > 0 ? lo - 1 : 0;
+
+  for (guint f = from; f <= to; f++)
+    {
+      FrameDesc *d = &desc[f - 1];
+      const Placed *cur;
+
+      while (i + 1 < m && g_array_index (placed, Placed, i + 1).start <= f)
+        i++;
+      cur = &g_array_index (placed, Placed, i);
+
+      if (f < cur->start)
+        {
+          set_sample (&d->a, cur, 0);  /* before the first symbol: its first frame holds */
+          continue;
+        }
+      set_sample (&d->a, cur, MIN (f - cur->start, cur->clip->n - 1));
+      if (i > 0 && (int) (f - cur->start) < blend)
+        {
+          const Placed *prev = &g_array_index (placed, Placed, i - 1);
+          float t = (float) (f - cur->start + 1) / (float) (blend + 1);
+
+          d->b = d->a;
+          set_sample (&d->a, prev, MIN (f - prev->start, prev->clip->n - 1));
+          d->w = t * t * (3 - 2 * t);
+        }
+    }
+}
+
+static gboolean
+placed_equal (const Placed *a,
+              const Placed *b)
+{
+  return a->start == b->start && a->clip == b->clip && a->yaw == b->yaw &&
+         memcmp (a->d, b->d, sizeof a->d) == 0;
+}
+
+/* The output frames whose descriptor may differ between the OLD and NEW symbol lists:
+ * frames before the first differing symbol, and frames after the last differing one
+ * once the following symbol has played past the blend, sample the same clips at the
+ * same frames. Returns FALSE when the lists are equal. */
+static gboolean
+changed_range (GArray *old,
+               GArray *new,
+               int     blend,
+               guint   n_frames,
+               guint  *from,
+               guint  *to)
+{
+  guint m_old = old->len, m_new = new->len;
+  guint k = 0, t = 0;
+  guint lo, hi;
+
+  while (k < m_old && k < m_new &&
+         placed_equal (&g_array_index (old, Placed, k), &g_array_index (new, Placed, k)))
+    k++;
+  if (k == m_old && k == m_new)
+    return FALSE;
+  while (t < m_old - k && t < m_new - k &&
+         placed_equal (&g_array_index (old, Placed, m_old - 1 - t),
+                       &g_array_index (new, Placed, m_new - 1 - t)))
+    t++;
+
+  if (k == 0)
+    lo = 1;
+  else
+    {
+      lo = G_MAXUINT;
+      if (k < m_old)
+        lo = MIN (lo, g_array_index (old, Placed, k).start);
+      if (k < m_new)
+        lo = MIN (lo, g_array_index (new, Placed, k).start);
+      if (lo == G_MAXUINT)
+        lo = 1;
+    }
+  if (t == 0)
+    hi = n_frames;
+  else
+    hi = g_array_index (new, Placed, m_new - t).start + MAX (blend, 0);
+  *from = MAX (lo, 1);
+  *to = MIN (hi, n_frames);
+  return *from <= *to;
+}
+
+static guint
+score_length (OdoriComposer *self)
+{
+  guint len = 1;
+
+  for (guint p = 0; p < self->n_parts; p++)
+    {
+      GArray *placed = self->parts[p].placed;
+
+      for (guint i = 0; i < placed->len; i++)
+        {
+          Placed *pl = &g_array_index (placed, Placed, i);
+          len = MAX (len, pl->start + pl->clip->n - 1);
+        }
+    }
+  return len;
+}
+
+/* Transforms */
+
+static void
+blend_transform (const OdoriTransform *a,
+                 const OdoriTransform *b,
+                 float                 w,
+                 OdoriTransform       *out)
+{
+  for (int k = 0; k < 3; k++)
+    {
+      out->position[k] = a->position[k] + w * (b->position[k] - a->position[k]);
+      out->scale[k] = a->scale[k] + w * (b->scale[k] - a->scale[k]);
+    }
+  odori_quat_slerp (a->rotation, b->rotation, w, out->rotation);
+}
+
+/* The sensor relative to the anchor in the sample's clip. A sensor missing from the
+ * clip (a track that borrows the root's clips, or a sensor in no part) takes its
+ * relative pose from the hold clip, else stays on the anchor. */
+static void
+sample_relative (OdoriComposer *self,
+                 const Sample  *sample,
+                 int            anchor,
+                 int            sensor,
+                 OdoriTransform *rel)
+{
+  const Clip *clip = sample->clip;
+  guint j = sample->j;
+  const OdoriTransform *ta, *ts;
+  float inv[4], diff[3];
+
+  if (clip->seg[sensor] < 0 || clip->seg[anchor] < 0)
+    {
+      clip = self->hold_clip;
+      j = 0;
+      if (clip == NULL || clip->seg[sensor] < 0 || clip->seg[anchor] < 0)
+        {
+          static const OdoriTransform identity = { { 0, 0, 0 }, { 0, 0, 0, 1 }, { 100, 100, 100 } };
+          *rel = identity;
+          return;
+        }
+    }
+  ta = odori_motion_get (clip->motion, j, clip->seg[anchor]);
+  ts = odori_motion_get (clip->motion, j, clip->seg[sensor]);
+  quat_inv (ta->rotation, inv);
+  quat_mul (inv, ts->rotation, rel->rotation);
+  for (int k = 0; k < 3; k++)
+    diff[k] = ts->position[k] - ta->position[k];
+  quat_rotate (inv, diff, rel->position);
+  memcpy (rel->scale, ts->scale, sizeof rel->scale);
+}
+
+static void
+compose_world (OdoriComposer   *self,
+               const FrameDesc *d,
+               GArray          *sensors,
+               guint            frame)
+{
+  for (guint k = 0; k < sensors->len; k++)
+    {
+      int s = g_array_index (sensors, int, k);
+      OdoriTransform *out = odori_motion_get (self->out, frame, s);
+
+      if (d->w > 0)
+        {
+          OdoriTransform ta, tb;
+
+          sample_world (&d->a, s, &ta);
+          sample_world (&d->b, s, &tb);
+          blend_transform (&ta, &tb, d->w, out);
+        }
+      else
+        sample_world (&d->a, s, out);
+    }
+}
+
+static void
+mat3_from_quat (const float q[4],
+                float       m[3][3])
+{
+  float x = q[0], y = q[1], z = q[2], w = q[3];
+
+  m[0][0] = 1 - 2 * (y * y + z * z);
+  m[0][1] = 2 * (x * y - z * w);
+  m[0][2] = 2 * (x * z + y * w);
+  m[1][0] = 2 * (x * y + z * w);
+  m[1][1] = 1 - 2 * (x * x + z * z);
+  m[1][2] = 2 * (y * z - x * w);
+  m[2][0] = 2 * (x * z - y * w);
+  m[2][1] = 2 * (y * z + x * w);
+  m[2][2] = 1 - 2 * (x * x + y * y);
+}
+
+/* The common case, no blend: R_out(s) = M · R_src(s) and
+ * p_out(s) = p_out(a) + M · (p_src(s) − p_src(a)) with M = R_out(a) · R_src(a)⁻¹,
+ * computed once per frame; M as a matrix makes each position 9 multiply-adds. */
+static gboolean
+compose_relative_fast (OdoriComposer        *self,
+                       const Sample         *sample,
+                       const OdoriTransform *a,
+                       int                   anchor,
+                       GArray               *sensors,
+                       guint                 frame)
+{
+  const Clip *clip = sample->clip;
+  const OdoriTransform *src_a;
+  float inv[4], q[4], m[3][3];
+
+  if (clip->seg[anchor] < 0)
+    return FALSE;
+  src_a = odori_motion_get (clip->motion, sample->j, clip->seg[anchor]);
+  quat_inv (src_a->rotation, inv);
+  quat_mul (a->rotation, inv, q);
+  mat3_from_quat (q, m);
+
+  for (guint k = 0; k < sensors->len; k++)
+    {
+      int s = g_array_index (sensors, int, k);
+      OdoriTransform *out = odori_motion_get (self->out, frame, s);
+      const OdoriTransform *src;
+      float d[3];
+
+      if (s == anchor)
+        continue;
+      if (clip->seg[s] < 0)
+        {
+          /* borrowed from the hold clip: the general path */
+          OdoriTransform rel;
+          float rotated[3];
+
+          sample_relative (self, sample, anchor, s, &rel);
+          quat_mul (a->rotation, rel.rotation, out->rotation);
+          quat_rotate (a->rotation, rel.position, rotated);
+          for (int c = 0; c < 3; c++)
+            out->position[c] = a->position[c] + rotated[c];
+          memcpy (out->scale, rel.scale, sizeof out->scale);
+          continue;
+        }
+      src = odori_motion_get (clip->motion, sample->j, clip->seg[s]);
+      quat_mul (q, src->rotation, out->rotation);
+      for (int c = 0; c < 3; c++)
+        d[c] = src->position[c] - src_a->position[c];
+      for (int c = 0; c < 3; c++)
+        out->position[c] = a->position[c] + m[c][0] * d[0] + m[c][1] * d[1] + m[c][2] * d[2];
+      memcpy (out->scale, src->scale, sizeof out->scale);
+    }
+  return TRUE;
+}
+
+static void
+compose_relative (OdoriComposer   *self,
+                  const FrameDesc *d,
+                  int              anchor,
+                  GArray          *sensors,
+                  guint            frame)
+{
+  const OdoriTransform *a = odori_motion_get (self->out, frame, anchor);
+
+  if (d->w == 0 && compose_relative_fast (self, &d->a, a, anchor, sensors, frame))
+    return;
+
+  for (guint k = 0; k < sensors->len; k++)
+    {
+      int s = g_array_index (sensors, int, k);
+      OdoriTransform *out = odori_motion_get (self->out, frame, s);
+      OdoriTransform rel;
+      float rotated[3];
+
+      if (s == anchor)
+        continue;
+      if (d->w > 0)
+        {
+          OdoriTransform ra, rb;
+
+          sample_relative (self, &d->a, anchor, s, &ra);
+          sample_relative (self, &d->b, anchor, s, &rb);
+          blend_transform (&ra, &rb, d->w, &rel);
+        }
+      else
+        sample_relative (self, &d->a, anchor, s, &rel);
+
+      quat_mul (a->rotation, rel.rotation, out->rotation);
+      quat_rotate (a->rotation, rel.position, rotated);
+      for (int c = 0; c < 3; c++)
+        out->position[c] = a->position[c] + rotated[c];
+      memcpy (out->scale, rel.scale, sizeof out->scale);
+    }
+}
+
+static const FrameDesc *
+part_desc (OdoriComposer *self,
+           guint          p)
+{
+  return self->parts[p].desc ? self->parts[p].desc : self->parts[self->root].desc;
+}
+
+/* Recomputes the descriptors that may have changed, marks the frames whose descriptor
+ * did change (or whose anchor did), and recomputes those. Returns segment-frames
+ * computed. FORCE marks everything dirty. */
+static guint64
+recompose (OdoriComposer *self,
+           gboolean       force,
+           GError       **error)
+{
+  guint n = score_length (self);
+  guint old_n = self->n_desc;
+  int blend = self->blend_override >= 0 ? self->blend_override : MAX (self->score->blend, 0);
+  guint64 computed = 0;
+  guint glo = G_MAXUINT, ghi = 0;
+  Part *root;
+
+  if (blend != self->blend)
+    force = TRUE;
+  self->blend = blend;
+
+  if (self->out == NULL)
+    {
+      self->out = odori_motion_new (self->sensors->len, n, self->frame_time, error);
+      if (self->out == NULL)
+        return 0;
+      for (guint s = 0; s < self->sensors->len; s++)
+        odori_motion_set_segment_name (self->out, s, g_ptr_array_index (self->sensors, s));
+      force = TRUE;
+    }
+  else if (self->out->n_frames != n && !odori_motion_resize (self->out, n, error))
+    return 0;
+  self->n_frames = n;
+
+  /* Descriptors of the parts with their own symbols (the root always has some). */
+  for (guint p = 0; p < self->n_parts; p++)
+    {
+      Part *part = &self->parts[p];
+      g_autofree FrameDesc *fresh = NULL;
+      guint from = 1, to = n;
+
+      part->dirty = g_realloc (part->dirty, MAX (n, 1));
+      memset (part->dirty, 0, n);
+      if (part->placed->len == 0)
+        {
+          g_clear_pointer (&part->desc, g_free);
+          continue;
+        }
+      if ((int) p == self->root)
+        compute_root_offsets (self, part->placed);
+
+      if (force || part->desc == NULL)
+        {
+          /* reuse the buffer: fresh pages would cost more in faults than the work */
+          if (part->desc == NULL || n != old_n)
+            part->desc = g_renew (FrameDesc, part->desc, n);
+          compute_desc (part->placed, 1, n, blend, part->desc);
+          memset (part->dirty, 1, n);
+          glo = 1;
+          ghi = n;
+          continue;
+        }
+
+      if (n != old_n)
+        part->desc = g_renew (FrameDesc, part->desc, n);
+      if (!changed_range (part->prev_placed, part->placed, blend, n, &from, &to))
+        from = n + 1, to = n;
+      if (n > old_n)
+        {
+          /* new frames at the end: the last symbol holds there */
+          from = MIN (from, old_n + 1);
+          to = n;
+        }
+      if (from > to)
+        continue;
+
+      fresh = g_new (FrameDesc, n);
+      compute_desc (part->placed, from, to, blend, fresh);
+      for (guint f = from - 1; f < to; f++)
+        if (f >= old_n || memcmp (&fresh[f], &part->desc[f], sizeof (FrameDesc)) != 0)
+          {
+            part->dirty[f] = 1;
+            part->desc[f] = fresh[f];
+            glo = MIN (glo, f + 1);
+            ghi = MAX (ghi, f + 1);
+          }
+    }
+  self->n_desc = n;
+
+  root = &self->parts[self->root];
+  if (glo <= ghi)
+    {
+      g_autofree guint8 *root_dirty = g_memdup2 (root->dirty + glo - 1, ghi - glo + 1);
+
+      /* Tracks without symbols follow the root; every part follows its anchor's owner. */
+      for (guint k = 0; k < self->n_parts; k++)
+        {
+          guint p = self->order[k];
+          Part *part = &self->parts[p];
+          const FrameDesc *desc = part_desc (self, p);
+          const guint8 *owner_dirty = part->anchor_owner >= 0 ? self->parts[part->anchor_owner].dirty : NULL;
+
+          for (guint f = glo - 1; f < ghi; f++)
+            {
+              if (part->placed->len == 0)
+                part->dirty[f] = root_dirty[f - (glo - 1)];
+              if (owner_dirty != NULL && owner_dirty[f])
+                part->dirty[f] = 1;
+              if (!part->dirty[f])
+                continue;
+              compose_world (self, &desc[f], part->world, f);
+              if (part->rel->len > 0)
+                compose_relative (self, &desc[f], part->anchor, part->rel, f);
+              computed += part->world->len + part->rel->len;
+            }
+        }
+
+      if (self->unnamed->len > 0)
+        for (guint f = glo - 1; f < ghi; f++)
+          if (root->dirty[f])
+            {
+              compose_relative (self, &root->desc[f], self->root_sensor, self->unnamed, f);
+              computed += self->unnamed->len;
+            }
+      self->seams_valid = FALSE;
+    }
+
+  for (guint p = 0; p < self->n_parts; p++)
+    {
+      Part *part = &self->parts[p];
+
+      g_array_set_size (part->prev_placed, 0);
+      g_array_append_vals (part->prev_placed, part->placed->data, part->placed->len);
+    }
+  return computed;
+}
+
+OdoriMotion *
+odori_composer_compose (OdoriComposer  *self,
+                        GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  recompose (self, TRUE, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  return self->out;
+}
+
+OdoriMotion *
+odori_composer_update (OdoriComposer  *self,
+                       guint64        *n_recomputed,
+                       GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *key = NULL;
+  gboolean force = FALSE;
+  guint64 computed;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  key = make_plan_key (self->score);
+  if (g_strcmp0 (key, self->plan_key) != 0 || self->out == NULL)
+    {
+      if (!build_plan (self, error))
+        return NULL;
+      force = TRUE;
+    }
+  if (!place_symbols (self, error))
+    return NULL;
+
+  computed = recompose (self, force, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  if (n_recomputed)
+    *n_recomputed = computed;
+  return self->out;
+}
+
+/* Seams */
+
+/* The rotation of S as the part sees it: world rotation for world-space sensors,
+ * anchor-relative otherwise. */
+static void
+part_rotation (const OdoriMotion *motion,
+               guint              frame,
+               int                anchor_seg,
+               int                seg,
+               gboolean           world,
+               float              q[4])
+{
+  const OdoriTransform *t = odori_motion_get (motion, frame, seg);
+
+  if (world || anchor_seg < 0)
+    {
+      memcpy (q, t->rotation, sizeof (float) * 4);
+      return;
+    }
+  {
+    float inv[4];
+
+    quat_inv (odori_motion_get (motion, frame, anchor_seg)->rotation, inv);
+    quat_mul (inv, t->rotation, q);
+  }
+}
+
+static double
+max_step (const OdoriMotion *motion,
+          const int         *seg_map,
+          const Part        *part,
+          guint              from,
+          guint              to)
+{
+  double best = 0;
+
+  for (guint f = from + 1; f <= to && f < motion->n_frames; f++)
+    for (int pass = 0; pass < 2; pass++)
+      {
+        GArray *sensors = pass == 0 ? part->world : part->rel;
+
+        for (guint k = 0; k < sensors->len; k++)
+          {
+            int s = g_array_index (sensors, int, k);
+            int seg = seg_map ? seg_map[s] : s;
+            int aseg = part->anchor < 0 ? -1 : seg_map ? seg_map[part->anchor] : part->anchor;
+            float q0[4], q1[4];
+
+            if (seg < 0)
+              continue;
+            part_rotation (motion, f - 1, aseg, seg, pass == 0, q0);
+            part_rotation (motion, f, aseg, seg, pass == 0, q1);
+            best = MAX (best, odori_quat_angle_deg (q0, q1));
+          }
+      }
+  return best;
+}
+
+static void
+compute_seams (OdoriComposer *self)
+{
+  g_array_set_size (self->seams, 0);
+
+  for (guint p = 0; p < self->n_parts; p++)
+    {
+      Part *part = &self->parts[p];
+
+      for (guint i = 1; i < part->placed->len; i++)
+        {
+          Placed *prev = &g_array_index (part->placed, Placed, i - 1);
+          Placed *cur = &g_array_index (part->placed, Placed, i);
+          Placed *next = i + 1 < part->placed->len ? &g_array_index (part->placed, Placed, i + 1) : NULL;
+          guint prev_end = MIN (cur->start - prev->start, prev->clip->n - 1);
+          guint cur_end = next ? MIN (next->start - cur->start, cur->clip->n - 1) : cur->clip->n - 1;
+          /* output frames (0-based) from the frame before the switch to the blend's end */
+          guint from = cur->start >= 2 ? cur->start - 2 : 0;
+          guint to = MIN (cur->start - 1 + (guint) MAX (self->blend, 1), self->n_frames - 1);
+          OdoriSeam seam = { 0 };
+
+          seam.part = p;
+          seam.frame = cur->start;
+          seam.from = g_strdup (prev->symbol);
+          seam.to = g_strdup (cur->symbol);
+          seam.jump_deg = max_step (self->out, NULL, part, from, to);
+          seam.clip_max_deg = MAX (max_step (prev->clip->motion, prev->clip->seg, part, 0, prev_end),
+                                   max_step (cur->clip->motion, cur->clip->seg, part, 0, cur_end));
+          g_array_append_val (self->seams, seam);
+        }
+    }
+  self->seams_valid = TRUE;
+}
+
+GArray *
+odori_composer_get_seams (OdoriComposer *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!self->seams_valid && self->out != NULL)
+    compute_seams (self);
+  return self->seams;
+}

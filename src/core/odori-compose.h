@@ -1,0 +1,95 @@
+/* odori-compose.h: scores become one motion (the Dance Converter's job)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The rules are DESIGN.md "Composition" and docs/composition.md. A composer holds the
+ * score, the index, the loaded show files (each read once) and the composed motion; after
+ * an edit of the score, odori_composer_update() recomputes only the frames of the parts
+ * whose sampling changed (and the parts that ride on them).
+ */
+#pragma once
+
+#include "odori-index.h"
+#include "odori-motion.h"
+#include "odori-score.h"
+
+G_BEGIN_DECLS
+
+#define ODORI_COMPOSE_ERROR (odori_compose_error_quark ())
+
+typedef enum
+{
+  ODORI_COMPOSE_ERROR_NO_PARTS,        /* the score has no parts */
+  ODORI_COMPOSE_ERROR_UNKNOWN_SYMBOL,
+  ODORI_COMPOSE_ERROR_AMBIGUOUS,
+  ODORI_COMPOSE_ERROR_MISSING_SENSOR,  /* a score sensor is not in a show file */
+  ODORI_COMPOSE_ERROR_DOUBLE_DRIVEN,   /* a sensor driven by two parts */
+  ODORI_COMPOSE_ERROR_CYCLE,           /* anchors depend on each other in a cycle */
+  ODORI_COMPOSE_ERROR_RANGE,           /* a frame range beyond its file */
+  ODORI_COMPOSE_ERROR_FILE,            /* a show file cannot be read */
+  ODORI_COMPOSE_ERROR_EMPTY_INDEX,     /* nothing to hold: the index has no show */
+} OdoriComposeError;
+
+typedef enum
+{
+  ODORI_ROOT_MATCH_NONE,
+  ODORI_ROOT_MATCH_POSITION,
+  ODORI_ROOT_MATCH_FULL,
+} OdoriRootMatch;
+
+typedef struct
+{
+  guint   part;          /* index into score->parts */
+  guint   frame;         /* 1-based output frame where the incoming symbol starts */
+  char   *from;          /* outgoing symbol */
+  char   *to;            /* incoming symbol */
+  double  jump_deg;      /* largest frame-to-frame rotation change around the seam */
+  double  clip_max_deg;  /* largest such change inside the two clips as played */
+} OdoriSeam;
+
+typedef struct _OdoriComposer OdoriComposer;
+
+GQuark          odori_compose_error_quark      (void);
+/* Loads every show file of INDEX (each once) and checks the score against it. */
+OdoriComposer  *odori_composer_new             (OdoriScore      *score,
+                                                OdoriIndex      *index,
+                                                GError         **error);
+void            odori_composer_free            (OdoriComposer   *composer);
+/* -1 uses the score's "# Blend:" (0 when absent). */
+void            odori_composer_set_blend       (OdoriComposer   *composer,
+                                                int              blend);
+void            odori_composer_set_root_match  (OdoriComposer   *composer,
+                                                OdoriRootMatch   match);
+/* Composes everything. Returns the composed motion (transfer none; valid until the
+ * composer is freed; updated in place by later calls). */
+OdoriMotion    *odori_composer_compose         (OdoriComposer   *composer,
+                                                GError         **error);
+/* After the score was edited (symbols moved, added, removed; blend or root match
+ * changed): recompute only what changed. *n_recomputed (nullable) receives the number
+ * of segment-frames computed. Falls back to a full compose when parts changed. */
+OdoriMotion    *odori_composer_update          (OdoriComposer   *composer,
+                                                guint64         *n_recomputed,
+                                                GError         **error);
+/* The seam report of the last compose: OdoriSeam, in part order then frame order. */
+GArray         *odori_composer_get_seams       (OdoriComposer   *composer);
+double          odori_composer_get_frame_time  (OdoriComposer   *composer);
+
+void            odori_seam_clear               (OdoriSeam       *seam);
+
+/* Rotation helpers shared with smoothing and the skin: sign-aligned, normalised slerp
+ * (cglm 0.8.8's slerp collapses opposite-signed quaternions to zero). */
+void            odori_quat_slerp               (const float      a[4],
+                                                const float      b[4],
+                                                float            t,
+                                                float            out[4]);
+/* A motion resampled to FRAME_TIME (frames FIRST..LAST, 1-based inclusive):
+ * round(n · t_src / t) frames, frame j reading source time j · t. */
+OdoriMotion    *odori_motion_resample          (const OdoriMotion *motion,
+                                                guint              first,
+                                                guint              last,
+                                                double             frame_time,
+                                                GError           **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriComposer, odori_composer_free)
+
+G_END_DECLS
