@@ -1,0 +1,905 @@
+/* odori-cli.c: the command-line front end over the core
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Exit status: 0 success, 1 an input error (message on stderr), 2 a usage error.
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "odori-bva.h"
+#include "odori-bvh.h"
+#include "odori-compose.h"
+#include "odori-format.h"
+#include "odori-index.h"
+#include "odori-sample.h"
+#include "odori-score.h"
+#include "odori-skeleton.h"
+#include "odori-text.h"
+
+enum {
+  EXIT_OK = 0,
+  EXIT_INPUT = 1,
+  EXIT_USAGE = 2,
+};
+
+typedef struct
+{
+  const char *name;
+  const char *args;
+  const char *summary;
+  int (*run) (int argc, char **argv);
+} Command;
+
+static int
+usage_error (GOptionContext *context,
+             const char     *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+  g_printerr ("odori-cli: %s\n\n%s", message, help);
+  return EXIT_USAGE;
+}
+
+static GOptionContext *
+command_context (const char *name,
+                 const char *args,
+                 const char *summary)
+{
+  g_autofree char *param = g_strdup_printf ("%s %s", name, args);
+  GOptionContext *context = g_option_context_new (param);
+
+  g_option_context_set_summary (context, summary);
+  g_option_context_set_help_enabled (context, TRUE);
+  return context;
+}
+
+static gboolean
+parse_options (GOptionContext *context,
+               int            *argc,
+               char         ***argv,
+               int            *status)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      *status = usage_error (context, error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+print_json (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_root (gen, node);
+  text = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", text);
+}
+
+static void
+add_diagnostics (JsonBuilder *b,
+                 const char  *member,
+                 GPtrArray   *diags)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; diags != NULL && i < diags->len; i++)
+    {
+      g_autofree char *text = odori_diagnostic_to_string (g_ptr_array_index (diags, i));
+      json_builder_add_string_value (b, text);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_string (JsonBuilder *b,
+            const char  *member,
+            const char  *value)
+{
+  json_builder_set_member_name (b, member);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_strv (JsonBuilder        *b,
+          const char         *member,
+          const char * const *strv)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+    json_builder_add_string_value (b, strv[i]);
+  json_builder_end_array (b);
+}
+
+/* info */
+
+static JsonNode *
+motion_json (OdoriMotion   *motion,
+             OdoriFormat    format,
+             OdoriEncoding  encoding,
+             GPtrArray     *warnings)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_string (b, "format", odori_format_to_string (format));
+  add_string (b, "encoding", odori_encoding_to_string (encoding));
+  json_builder_set_member_name (b, "frames");
+  json_builder_add_int_value (b, motion->n_frames);
+  json_builder_set_member_name (b, "frame_time");
+  json_builder_add_double_value (b, motion->frame_time);
+  json_builder_set_member_name (b, "segments");
+  json_builder_begin_array (b);
+  for (guint s = 0; s < motion->n_segments; s++)
+    json_builder_add_string_value (b, motion->segments[s].name);
+  json_builder_end_array (b);
+  add_diagnostics (b, "warnings", warnings);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+motion_text (const char  *path,
+             OdoriMotion *motion,
+             OdoriFormat  format,
+             OdoriEncoding encoding)
+{
+  g_print ("%s: %s (%s), %u frames at %g s (%.2f fps, %.1f s), %u segments%s\n", path,
+           odori_format_to_string (format), odori_encoding_to_string (encoding),
+           motion->n_frames, motion->frame_time,
+           motion->frame_time > 0 ? 1.0 / motion->frame_time : 0.0,
+           motion->n_frames * motion->frame_time, motion->n_segments,
+           motion->has_hierarchy ? " in a hierarchy" : "");
+  g_print ("  segments:");
+  for (guint s = 0; s < motion->n_segments; s++)
+    g_print (" %s", motion->segments[s].name);
+  g_print ("\n");
+}
+
+static JsonNode *
+index_json (OdoriIndex *index)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_string (b, "format", "motion.dat");
+  add_string (b, "encoding", odori_encoding_to_string (index->encoding));
+  json_builder_set_member_name (b, "parts");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < index->parts->len; i++)
+    {
+      OdoriIndexPart *part = g_ptr_array_index (index->parts, i);
+
+      json_builder_begin_object (b);
+      add_string (b, "code", part->code);
+      add_string (b, "name", part->name);
+      add_strv (b, "map", (const char * const *) part->map);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "classes");
+  json_builder_begin_array (b);
+  for (guint c = 0; c < index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
+
+      json_builder_begin_object (b);
+      add_string (b, "code", klass->code);
+      add_string (b, "name", klass->name);
+      json_builder_set_member_name (b, "shows");
+      json_builder_begin_array (b);
+      for (guint s = 0; s < klass->shows->len; s++)
+        {
+          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
+
+          json_builder_begin_object (b);
+          add_string (b, "code", show->code);
+          add_string (b, "name", show->name);
+          add_string (b, "file", show->file);
+          json_builder_set_member_name (b, "motions");
+          json_builder_begin_array (b);
+          for (guint m = 0; m < show->motions->len; m++)
+            {
+              OdoriIndexMotion *motion = g_ptr_array_index (show->motions, m);
+
+              json_builder_begin_object (b);
+              add_string (b, "code", motion->code);
+              add_string (b, "name", motion->name);
+              add_string (b, "exp", motion->exp);
+              json_builder_set_member_name (b, "first");
+              json_builder_add_int_value (b, motion->first);
+              json_builder_set_member_name (b, "last");
+              json_builder_add_int_value (b, motion->last);
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  add_diagnostics (b, "warnings", index->warnings);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+index_text (const char *path,
+            OdoriIndex *index)
+{
+  guint n_shows = 0, n_motions = 0;
+
+  for (guint c = 0; c < index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
+
+      n_shows += klass->shows->len;
+      for (guint s = 0; s < klass->shows->len; s++)
+        n_motions += ((OdoriIndexShow *) g_ptr_array_index (klass->shows, s))->motions->len;
+    }
+  g_print ("%s: motion.dat (%s), %u parts, %u classes, %u shows, %u motions\n", path,
+           odori_encoding_to_string (index->encoding), index->parts->len,
+           index->classes->len, n_shows, n_motions);
+  for (guint i = 0; i < index->parts->len; i++)
+    {
+      OdoriIndexPart *part = g_ptr_array_index (index->parts, i);
+      g_autofree char *map = g_strjoinv (",", part->map);
+
+      g_print ("  part %-4s %s: %s\n", part->code, part->name ? part->name : "", map);
+    }
+  for (guint c = 0; c < index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
+
+      g_print ("  class %s %s\n", klass->code ? klass->code : "-", klass->name ? klass->name : "");
+      for (guint s = 0; s < klass->shows->len; s++)
+        {
+          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
+
+          g_print ("    show %s %s (%s)\n", show->code, show->name ? show->name : "", show->file);
+          for (guint m = 0; m < show->motions->len; m++)
+            {
+              OdoriIndexMotion *motion = g_ptr_array_index (show->motions, m);
+
+              g_print ("      %-6s %5u-%-5u %s\n", motion->code, motion->first, motion->last,
+                       motion->name ? motion->name : "");
+            }
+        }
+    }
+}
+
+static JsonNode *
+score_json (OdoriScore *score)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_string (b, "format", "dds");
+  add_string (b, "encoding", odori_encoding_to_string (score->encoding));
+  add_string (b, "title", score->title);
+  add_string (b, "author", score->author);
+  add_string (b, "date", score->date);
+  json_builder_set_member_name (b, "parts");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < score->parts->len; i++)
+    {
+      OdoriScorePart *part = g_ptr_array_index (score->parts, i);
+
+      json_builder_begin_object (b);
+      add_string (b, "code", part->code);
+      add_strv (b, "sensors", (const char * const *) part->sensors);
+      json_builder_set_member_name (b, "symbols");
+      json_builder_begin_array (b);
+      for (guint s = 0; s < part->symbols->len; s++)
+        {
+          OdoriScoreSymbol *sym = &g_array_index (part->symbols, OdoriScoreSymbol, s);
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "start");
+          json_builder_add_int_value (b, sym->start);
+          add_string (b, "symbol", sym->symbol);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  add_diagnostics (b, "warnings", score->warnings);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+score_text (const char *path,
+            OdoriScore *score)
+{
+  g_print ("%s: dds (%s), \"%s\" by %s, %s, %u parts\n", path,
+           odori_encoding_to_string (score->encoding), score->title ? score->title : "",
+           score->author ? score->author : "?", score->date ? score->date : "no date",
+           score->parts->len);
+  if (score->index_path)
+    g_print ("  index: %s\n", score->index_path);
+  if (score->blend >= 0)
+    g_print ("  blend: %d frames\n", score->blend);
+  for (guint i = 0; i < score->parts->len; i++)
+    {
+      OdoriScorePart *part = g_ptr_array_index (score->parts, i);
+      g_autofree char *sensors = g_strjoinv (",", part->sensors);
+
+      g_print ("  %-4s %s:", part->code, sensors);
+      for (guint s = 0; s < part->symbols->len; s++)
+        {
+          OdoriScoreSymbol *sym = &g_array_index (part->symbols, OdoriScoreSymbol, s);
+          g_print (" %u:%s", sym->start, sym->symbol);
+        }
+      g_print ("\n");
+    }
+}
+
+static void
+print_warnings_text (GPtrArray *warnings)
+{
+  for (guint i = 0; warnings != NULL && i < warnings->len; i++)
+    {
+      g_autofree char *text = odori_diagnostic_to_string (g_ptr_array_index (warnings, i));
+      g_print ("  warning: %s\n", text);
+    }
+}
+
+/* Summarises one file: a JSON node (if JSON) or text printed now. */
+static JsonNode *
+info_one (const char *path,
+          gboolean    json,
+          GError    **error)
+{
+  g_autoptr(OdoriTextFile) file = odori_text_file_open (path, error);
+  const char *data;
+  gsize len;
+  OdoriFormat format;
+
+  if (file == NULL)
+    return NULL;
+  data = odori_text_file_get_data (file, &len);
+  format = odori_format_detect (data, len);
+
+  switch (format)
+    {
+    case ODORI_FORMAT_BVA:
+    case ODORI_FORMAT_BVH:
+      {
+        g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+        g_autoptr(OdoriMotion) motion = NULL;
+
+        motion = format == ODORI_FORMAT_BVA ? odori_bva_load_text (file, warnings, error)
+                                            : odori_bvh_load_text (file, warnings, error);
+        if (motion == NULL)
+          return NULL;
+        if (json)
+          return motion_json (motion, format, odori_text_file_get_encoding (file), warnings);
+        motion_text (path, motion, format, odori_text_file_get_encoding (file));
+        print_warnings_text (warnings);
+        return json_node_new (JSON_NODE_NULL);
+      }
+    case ODORI_FORMAT_INDEX:
+      {
+        g_autoptr(OdoriIndex) index = odori_index_load_text (file, error);
+
+        if (index == NULL)
+          return NULL;
+        if (json)
+          return index_json (index);
+        index_text (path, index);
+        print_warnings_text (index->warnings);
+        return json_node_new (JSON_NODE_NULL);
+      }
+    case ODORI_FORMAT_SCORE:
+      {
+        g_autoptr(OdoriScore) score = odori_score_load_text (file, error);
+
+        if (score == NULL)
+          return NULL;
+        if (json)
+          return score_json (score);
+        score_text (path, score);
+        print_warnings_text (score->warnings);
+        return json_node_new (JSON_NODE_NULL);
+      }
+    case ODORI_FORMAT_UNKNOWN:
+    default:
+      g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
+                   "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat or DDS)", path);
+      return NULL;
+    }
+}
+
+static int
+cmd_info (int    argc,
+          char **argv)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON (an array when several files are given)", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    command_context ("info", "FILE…", "Detect each file's format by its content and summarise it.");
+  g_autoptr(JsonArray) array = json_array_new ();
+  int status = EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc < 2)
+    return usage_error (context, "info needs at least one FILE");
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      JsonNode *node = info_one (argv[i], json, &error);
+
+      if (node == NULL)
+        {
+          g_printerr ("%s\n", error->message);
+          status = EXIT_INPUT;
+          continue;
+        }
+      json_array_add_element (array, node);
+    }
+
+  if (json && json_array_get_length (array) > 0)
+    {
+      g_autoptr(JsonNode) root = NULL;
+
+      if (argc == 2)
+        root = json_node_copy (json_array_get_element (array, 0));
+      else
+        {
+          root = json_node_new (JSON_NODE_ARRAY);
+          json_node_set_array (root, array);
+        }
+      print_json (root);
+    }
+  return status;
+}
+
+/* check */
+
+static int
+cmd_check (int    argc,
+           char **argv)
+{
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the diagnostics as JSON", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    command_context ("check", "INDEX [SCORE]",
+                     "Load the index and every show file, check frame ranges against the files,\n"
+                     "and resolve every symbol of the score. Prints each warning and error as\n"
+                     "FILE:LINE: message; exits 1 if there is any error.");
+  g_autoptr(GPtrArray) diags = odori_diagnostics_new ();
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(OdoriScore) score = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = TRUE;
+  int status = EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc < 2 || argc > 3)
+    return usage_error (context, "check needs an INDEX and at most one SCORE");
+
+  index = odori_index_load (argv[1], &error);
+  if (index == NULL)
+    {
+      g_ptr_array_add (diags, odori_diagnostic_new (NULL, 0, TRUE, "%s", error->message));
+      ok = FALSE;
+    }
+  else
+    {
+      for (guint i = 0; i < index->warnings->len; i++)
+        {
+          OdoriDiagnostic *d = g_ptr_array_index (index->warnings, i);
+          g_ptr_array_add (diags, odori_diagnostic_new (d->file, d->line, d->is_error, "%s", d->message));
+        }
+      ok = odori_index_check_files (index, diags) && ok;
+    }
+
+  if (argc == 3)
+    {
+      g_clear_error (&error);
+      score = odori_score_load (argv[2], &error);
+      if (score == NULL)
+        {
+          g_ptr_array_add (diags, odori_diagnostic_new (NULL, 0, TRUE, "%s", error->message));
+          ok = FALSE;
+        }
+      else
+        {
+          for (guint i = 0; i < score->warnings->len; i++)
+            {
+              OdoriDiagnostic *d = g_ptr_array_index (score->warnings, i);
+              g_ptr_array_add (diags, odori_diagnostic_new (d->file, d->line, d->is_error, "%s", d->message));
+            }
+          if (index != NULL)
+            ok = odori_score_resolve (score, index, diags) && ok;
+        }
+    }
+
+  for (guint i = 0; i < diags->len; i++)
+    if (((OdoriDiagnostic *) g_ptr_array_index (diags, i))->is_error)
+      ok = FALSE;
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "ok");
+      json_builder_add_boolean_value (b, ok);
+      json_builder_set_member_name (b, "diagnostics");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < diags->len; i++)
+        {
+          OdoriDiagnostic *d = g_ptr_array_index (diags, i);
+          g_autofree char *text = odori_diagnostic_to_string (d);
+
+          json_builder_begin_object (b);
+          add_string (b, "severity", d->is_error ? "error" : "warning");
+          add_string (b, "file", d->file);
+          json_builder_set_member_name (b, "line");
+          json_builder_add_int_value (b, d->line);
+          add_string (b, "message", d->message);
+          add_string (b, "text", text);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      print_json (root);
+    }
+  else
+    {
+      for (guint i = 0; i < diags->len; i++)
+        {
+          OdoriDiagnostic *d = g_ptr_array_index (diags, i);
+          g_autofree char *text = odori_diagnostic_to_string (d);
+
+          if (d->is_error)
+            g_printerr ("%s\n", text);
+          else
+            g_printerr ("%s (warning)\n", text);
+        }
+      if (ok)
+        g_print ("%s: OK%s\n", argv[argc - 1], diags->len ? ", with warnings" : "");
+    }
+  return ok ? EXIT_OK : EXIT_INPUT;
+}
+
+/* convert */
+
+/* Writes MOTION to OUTPUT as BVA or BVH by the output's extension. */
+static gboolean
+save_motion (OdoriMotion  *motion,
+             const char   *output,
+             GError      **error)
+{
+  g_autofree char *lower = g_ascii_strdown (output, -1);
+
+  if (g_str_has_suffix (lower, ".bvh"))
+    {
+      g_autoptr(OdoriSkeleton) skeleton = odori_skeleton_for_motion (motion);
+
+      return odori_bvh_save (motion, skeleton, output, error);
+    }
+  return odori_bva_save (motion, output, error);
+}
+
+static gboolean
+output_extension_ok (const char *output)
+{
+  g_autofree char *lower = g_ascii_strdown (output, -1);
+
+  return g_str_has_suffix (lower, ".bva") || g_str_has_suffix (lower, ".vpm") ||
+         g_str_has_suffix (lower, ".bvh");
+}
+
+
+static int
+cmd_convert (int    argc,
+             char **argv)
+{
+  g_autofree char *output = NULL;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to OUT (its extension picks the format: .bva, .vpm or .bvh)", "OUT" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    command_context ("convert", "IN -o OUT.bva|OUT.bvh", "Convert any motion Odori reads to BVA or BVH.");
+  g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+  g_autoptr(OdoriMotion) motion = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, "convert needs one input file");
+  if (output == NULL)
+    return usage_error (context, "convert needs -o OUT");
+  if (!output_extension_ok (output))
+    return usage_error (context, "the output must be a .bva, .vpm or .bvh file");
+
+  motion = odori_format_load_motion (argv[1], warnings, &error);
+  if (motion == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return EXIT_INPUT;
+    }
+  print_warnings_text (warnings);
+
+  /* BVH carries no units and no BVA field layout: for BVA, values are copied as they are
+   * and labelled with BVA's usual fields and units. */
+  for (guint s = 0; s < motion->n_segments && !g_str_has_suffix (output, ".bvh"); s++)
+    if (motion->segments[s].n_fields == 0)
+      {
+        OdoriSegment *seg = &motion->segments[s];
+
+        seg->n_fields = ODORI_N_FIELDS;
+        for (guint f = 0; f < ODORI_N_FIELDS; f++)
+          {
+            seg->fields[f] = f;
+            seg->units[f] = f < 3 ? ODORI_UNIT_INCHES : f < 6 ? ODORI_UNIT_DEGREES : ODORI_UNIT_PERCENT;
+          }
+        for (guint fr = 0; fr < motion->n_frames; fr++)
+          {
+            OdoriTransform *t = odori_motion_get (motion, fr, s);
+            for (int i = 0; i < 3; i++)
+              t->scale[i] *= 100.0f;
+          }
+      }
+
+  if (!save_motion (motion, output, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return EXIT_INPUT;
+    }
+  return EXIT_OK;
+}
+
+
+static void
+print_seams (OdoriComposer *composer,
+             OdoriScore    *score,
+             gboolean       json)
+{
+  GArray *seams = odori_composer_get_seams (composer);
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonNode) root = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "seams");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < seams->len; i++)
+        {
+          OdoriSeam *seam = &g_array_index (seams, OdoriSeam, i);
+          OdoriScorePart *part = g_ptr_array_index (score->parts, seam->part);
+
+          json_builder_begin_object (b);
+          add_string (b, "part", part->code);
+          json_builder_set_member_name (b, "frame");
+          json_builder_add_int_value (b, seam->frame);
+          add_string (b, "from", seam->from);
+          add_string (b, "to", seam->to);
+          json_builder_set_member_name (b, "jump_deg");
+          json_builder_add_double_value (b, round (seam->jump_deg * 1000) / 1000);
+          json_builder_set_member_name (b, "clip_max_deg");
+          json_builder_add_double_value (b, round (seam->clip_max_deg * 1000) / 1000);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      print_json (root);
+      return;
+    }
+
+  g_print ("%-5s %7s  %-12s %-12s %9s %9s\n", "part", "frame", "from", "to", "jump°", "clip max°");
+  for (guint i = 0; i < seams->len; i++)
+    {
+      OdoriSeam *seam = &g_array_index (seams, OdoriSeam, i);
+      OdoriScorePart *part = g_ptr_array_index (score->parts, seam->part);
+
+      g_print ("%-5s %7u  %-12s %-12s %9.2f %9.2f%s\n", part->code, seam->frame, seam->from,
+               seam->to, seam->jump_deg, seam->clip_max_deg,
+               seam->jump_deg > 2 * MAX (seam->clip_max_deg, 1.0) ? "  rough" : "");
+    }
+}
+
+static int
+cmd_compose (int    argc,
+             char **argv)
+{
+  g_autofree char *output = NULL;
+  g_autofree char *index_path = NULL;
+  g_autofree char *root_match = NULL;
+  int blend = -1;
+  gboolean seams = FALSE, json = FALSE;
+  const GOptionEntry entries[] = {
+    { "index", 'i', 0, G_OPTION_ARG_FILENAME, &index_path, "The index (default: the score's \"# Index:\" line)", "INDEX" },
+    { "blend", 0, 0, G_OPTION_ARG_INT, &blend, "Transition frames (default: the score's \"# Blend:\", else 0)", "N" },
+    { "root-match", 0, 0, G_OPTION_ARG_STRING, &root_match, "Root continuity at each switch: none, position (default) or full", "MODE" },
+    { "seams", 0, 0, G_OPTION_ARG_NONE, &seams, "Print the seam report", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the seam report as JSON", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the composed dance to OUT (.bva, .vpm or .bvh)", "OUT" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    command_context ("compose", "SCORE [-i INDEX] -o OUT.bva|OUT.bvh",
+                     "Compose a score into one full-body motion, as the Dance Converter did.\n"
+                     "Nothing is written when there is an error.");
+  g_autoptr(OdoriScore) score = NULL;
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(OdoriComposer) composer = NULL;
+  g_autoptr(GError) error = NULL;
+  OdoriRootMatch match = ODORI_ROOT_MATCH_POSITION;
+  OdoriMotion *motion;
+  int status = EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, "compose needs one SCORE");
+  if (output == NULL && !seams)
+    return usage_error (context, "compose needs -o OUT (or --seams)");
+  if (output != NULL && !output_extension_ok (output))
+    return usage_error (context, "the output must be a .bva, .vpm or .bvh file");
+  if (blend < -1)
+    return usage_error (context, "--blend takes a number of frames, 0 or more");
+  if (root_match != NULL)
+    {
+      if (strcmp (root_match, "none") == 0)
+        match = ODORI_ROOT_MATCH_NONE;
+      else if (strcmp (root_match, "position") == 0)
+        match = ODORI_ROOT_MATCH_POSITION;
+      else if (strcmp (root_match, "full") == 0)
+        match = ODORI_ROOT_MATCH_FULL;
+      else
+        return usage_error (context, "--root-match takes none, position or full");
+    }
+
+  score = odori_score_load (argv[1], &error);
+  if (score == NULL)
+    goto fail;
+  if (index_path == NULL)
+    {
+      index_path = odori_score_dup_index_path (score);
+      if (index_path == NULL)
+        {
+          g_printerr ("%s:1: the score names no index (\"# Index:\"); give one with -i INDEX\n", argv[1]);
+          return EXIT_INPUT;
+        }
+    }
+  index = odori_index_load (index_path, &error);
+  if (index == NULL)
+    goto fail;
+  composer = odori_composer_new (score, index, &error);
+  if (composer == NULL)
+    goto fail;
+  odori_composer_set_blend (composer, blend);
+  odori_composer_set_root_match (composer, match);
+  motion = odori_composer_compose (composer, &error);
+  if (motion == NULL)
+    goto fail;
+  if (output != NULL && !save_motion (motion, output, &error))
+    goto fail;
+  if (seams)
+    print_seams (composer, score, json);
+  return EXIT_OK;
+
+fail:
+  g_printerr ("%s\n", error->message);
+  return EXIT_INPUT;
+}
+
+/* sample */
+
+static int
+cmd_sample (int    argc,
+            char **argv)
+{
+  g_autoptr(GOptionContext) context =
+    command_context ("sample", "DIR",
+                     "Write the built-in sample library (motion.dat, its show files and\n"
+                     "sample.dds) into DIR.");
+  g_autoptr(GError) error = NULL;
+  int status = EXIT_OK;
+
+  if (!parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, "sample needs a DIR");
+  if (!odori_sample_write (argv[1], &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return EXIT_INPUT;
+    }
+  g_print ("Wrote the sample library to %s\n", argv[1]);
+  return EXIT_OK;
+}
+
+static const Command commands[] = {
+  { "info", "[--json] FILE…", "summarise motion, index and score files", cmd_info },
+  { "check", "[--json] INDEX [SCORE]", "check an index, its show files and a score", cmd_check },
+  { "compose", "SCORE -o OUT", "compose a score into one motion (BVA or BVH)", cmd_compose },
+  { "convert", "IN -o OUT", "convert a motion to BVA or BVH", cmd_convert },
+  { "sample", "DIR", "write the built-in sample library", cmd_sample },
+};
+
+static void
+print_usage (FILE *stream)
+{
+  fprintf (stream, "Usage: odori-cli COMMAND [OPTION…] ARGS…\n\nCommands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (stream, "  %-8s %-24s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+  fprintf (stream, "\n'odori-cli COMMAND --help' describes a command. Exit status: 0 success,\n"
+                   "1 an input error, 2 a usage error.\n");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return EXIT_USAGE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      g_print ("odori-cli %s\n", PACKAGE_VERSION);
+      return EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  g_printerr ("odori-cli: unknown command \"%s\"\n\n", argv[1]);
+  print_usage (stderr);
+  return EXIT_USAGE;
+}
