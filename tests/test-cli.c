@@ -29,6 +29,9 @@ run (char       **out,
   va_list args;
 
   g_assert_nonnull (cli);
+  /* callers reuse their out/err strings from run to run */
+  g_clear_pointer (out, g_free);
+  g_clear_pointer (err, g_free);
   g_ptr_array_add (argv, (char *) cli);
   va_start (args, first);
   for (const char *a = first; a != NULL; a = va_arg (args, const char *))

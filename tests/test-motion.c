@@ -100,6 +100,25 @@ test_euler_continuity (void)
   g_assert_cmpfloat (odori_quat_angle_deg (q, q2), <, 0.05);
 }
 
+/* Near gimbal lock (within a hundredth of a degree of 90) the middle angle keeps full
+ * precision: asin of a float-derived sine would lose ~0.02 degrees there. */
+static void
+test_euler_near_lock (void)
+{
+  const double cases[][3] = { { 0, 90.008745582, 0 }, { 30, 90.01, -50 }, { -12, 89.995, 7 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      float q[4], q2[4];
+      double out[3];
+
+      odori_euler_to_quat ("ZXY", cases[i], q);
+      odori_quat_to_euler ("ZXY", q, cases[i], out);
+      odori_euler_to_quat ("ZXY", out, q2);
+      g_assert_cmpfloat (odori_quat_angle_deg (q, q2), <, 1e-3);
+    }
+}
+
 static void
 test_quat_angle (void)
 {
@@ -171,6 +190,7 @@ main (int   argc,
   g_test_add_func ("/motion/euler/known", test_euler_order_known);
   g_test_add_func ("/motion/euler/round-trip", test_euler_round_trip);
   g_test_add_func ("/motion/euler/continuity", test_euler_continuity);
+  g_test_add_func ("/motion/euler/near-lock", test_euler_near_lock);
   g_test_add_func ("/motion/quat-angle", test_quat_angle);
   g_test_add_func ("/motion/alloc", test_motion_alloc);
   g_test_add_func ("/motion/units", test_units);

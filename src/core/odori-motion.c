@@ -511,9 +511,10 @@ odori_quat_to_euler (const char   *order,
 
   quat_to_mat3d (q, m);
   sin2 = CLAMP (s * m[i][k], -1.0, 1.0);
-  a2 = asin (sin2);
+  /* atan2 of sine and cosine keeps full precision near ±90°, where asin loses it */
+  a2 = atan2 (sin2, hypot (m[i][i], m[i][j]));
 
-  if (fabs (sin2) < 0.9999999)
+  if (hypot (m[i][i], m[i][j]) > 1e-9)
     {
       a1 = atan2 (-s * m[j][k], m[k][k]);
       a3 = atan2 (-s * m[i][j], m[i][i]);
