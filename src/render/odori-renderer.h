@@ -1,0 +1,87 @@
+/* odori-renderer.h: draws a posed skeleton with its skin, a floor grid and axes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * OpenGL 3.3 core through libepoxy. Every call needs the renderer's GL context current
+ * (a GtkGLArea's, or a headless EGL context): the renderer draws into whatever
+ * framebuffer is bound, so the window and headless images share every line. No GTK.
+ */
+#pragma once
+
+#include "odori-bulge.h"
+#include "odori-motion.h"
+#include "odori-skeleton.h"
+
+G_BEGIN_DECLS
+
+#define ODORI_RENDER_ERROR (odori_render_error_quark ())
+
+typedef enum
+{
+  ODORI_RENDER_ERROR_CONTEXT,   /* no usable GL 3.3 core context */
+  ODORI_RENDER_ERROR_SHADER,    /* a shader failed to compile or link (the log is in the message) */
+} OdoriRenderError;
+
+typedef enum
+{
+  ODORI_VIEW_FRONT,
+  ODORI_VIEW_BACK,
+  ODORI_VIEW_LEFT,
+  ODORI_VIEW_RIGHT,
+  ODORI_VIEW_TOP,
+  ODORI_VIEW_MIRROR,        /* the dancer as seen in a studio mirror: front, flipped left-right */
+  ODORI_VIEW_THREE_QUARTER,
+} OdoriView;
+
+typedef struct _OdoriRenderer OdoriRenderer;
+
+GQuark          odori_render_error_quark        (void);
+gboolean        odori_view_from_string          (const char      *name,
+                                                 OdoriView       *view);
+const char     *odori_view_to_string            (OdoriView        view);
+
+OdoriRenderer  *odori_renderer_new              (GError         **error);
+void            odori_renderer_free             (OdoriRenderer   *self);
+/* The motion to show (global transforms) and its skeleton; NULL clears. Takes refs. */
+void            odori_renderer_set_motion       (OdoriRenderer   *self,
+                                                 OdoriMotion     *motion,
+                                                 OdoriSkeleton   *skeleton);
+void            odori_renderer_set_bulges       (OdoriRenderer   *self,
+                                                 OdoriBulgeSet   *bulges);
+void            odori_renderer_set_frame        (OdoriRenderer   *self,
+                                                 guint            frame);
+void            odori_renderer_set_show_skin    (OdoriRenderer   *self,
+                                                 gboolean         show);
+void            odori_renderer_set_show_bulges  (OdoriRenderer   *self,
+                                                 gboolean         show);
+/* Segments drawn in COLOR (RGBA) instead of the skin colour; NULL clears. */
+void            odori_renderer_set_highlight    (OdoriRenderer   *self,
+                                                 const char * const *segments,
+                                                 const float      color[4]);
+/* Camera */
+void            odori_renderer_set_view         (OdoriRenderer   *self,
+                                                 OdoriView        view);
+void            odori_renderer_orbit            (OdoriRenderer   *self,
+                                                 float            yaw_deg,
+                                                 float            pitch_deg);
+void            odori_renderer_pan              (OdoriRenderer   *self,
+                                                 float            dx,
+                                                 float            dy);
+void            odori_renderer_zoom             (OdoriRenderer   *self,
+                                                 float            factor);
+/* Fits the whole motion (every frame) in view. */
+void            odori_renderer_frame_all        (OdoriRenderer   *self);
+/* Draws into the bound framebuffer, WIDTH x HEIGHT device pixels. */
+gboolean        odori_renderer_draw             (OdoriRenderer   *self,
+                                                 int              width,
+                                                 int              height,
+                                                 GError         **error);
+/* Where a world point lands in window pixels (origin top left) for the last draw's
+ * size and camera: for tests and picking. */
+void            odori_renderer_project          (OdoriRenderer   *self,
+                                                 const float      world[3],
+                                                 float            window[2]);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriRenderer, odori_renderer_free)
+
+G_END_DECLS
