@@ -385,11 +385,16 @@ odori_euler_to_quat (const char   *order,
     {
       double half = angles_deg[i] * (G_PI / 360.0);
       double s, c, x = acc[0], y = acc[1], z = acc[2], w = acc[3];
+      float sf, cf;
 
       if (half == 0)
         continue;
-      s = sin (half);
-      c = cos (half);
+      /* the result is stored as float: float sine and cosine are precise enough and
+       * twice as fast (this is a tenth of a big BVA's parse) */
+      sf = sinf ((float) half);
+      cf = cosf ((float) half);
+      s = sf;
+      c = cf;
       switch (axes[i])
         {
         case 0: /* (x,y,z,w)·(s,0,0,c) */

@@ -319,7 +319,7 @@ odori_text_file_open (const char  *path,
     }
 
   file->map_len = st.st_size;
-  file->map = mmap (NULL, file->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+  file->map = mmap (NULL, file->map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   close (fd);
   if (file->map == MAP_FAILED)
     {
@@ -510,13 +510,10 @@ odori_parse_double (const char **p,
 {
   const char *s = *p;
   const char *start = s;
+  const char *digits_start;
   gboolean negative = FALSE;
   guint64 mantissa = 0;
-  int digits = 0;        /* significant digits taken into mantissa */
-  int dropped = 0;       /* integer digits beyond 19 (shift exponent up) */
-  int frac_exp = 0;      /* fraction digits taken (shift exponent down) */
-  gboolean any_digit = FALSE;
-  gboolean exact = TRUE;
+  int n_int, n_frac = 0;
   int exp10 = 0;
 
   if (s < end && (*s == '-' || *s == '+'))
@@ -525,53 +522,21 @@ odori_parse_double (const char **p,
       s++;
     }
 
-  /* Leading zeros do not count towards the 19-digit budget. */
-  while (s < end && *s == '0')
-    {
-      s++;
-      any_digit = TRUE;
-    }
+  /* All digits go into one integer; more than 19 of them (which may have overflowed)
+   * take the slow path below. */
+  digits_start = s;
   while (s < end && is_digit (*s))
-    {
-      if (digits < 19)
-        {
-          mantissa = mantissa * 10 + (guint64) (*s - '0');
-          digits++;
-        }
-      else
-        {
-          dropped++;
-          if (*s != '0')
-            exact = FALSE;
-        }
-      any_digit = TRUE;
-      s++;
-    }
+    mantissa = mantissa * 10 + (guint64) (*s++ - '0');
+  n_int = s - digits_start;
   if (s < end && *s == '.')
     {
-      s++;
-      if (digits == 0)
-        while (s < end && *s == '0')
-          {
-            s++;
-            frac_exp++;
-            any_digit = TRUE;
-          }
+      const char *frac_start = ++s;
+
       while (s < end && is_digit (*s))
-        {
-          if (digits < 19)
-            {
-              mantissa = mantissa * 10 + (guint64) (*s - '0');
-              digits++;
-              frac_exp++;
-            }
-          else if (*s != '0')
-            exact = FALSE;
-          any_digit = TRUE;
-          s++;
-        }
+        mantissa = mantissa * 10 + (guint64) (*s++ - '0');
+      n_frac = s - frac_start;
     }
-  if (!any_digit)
+  if (n_int + n_frac == 0)
     return FALSE;
 
   if (s < end && (*s == 'e' || *s == 'E'))
@@ -598,12 +563,12 @@ odori_parse_double (const char **p,
         }
       /* else: "1e" is the number 1 followed by garbage, as strtod reads it */
     }
-
-  exp10 += dropped - frac_exp;
+  exp10 -= n_frac;
 
   /* Clinger's fast path: an exact mantissa below 2^53 and an exactly representable
    * power of ten give the correctly rounded result with one operation. */
-  if (exact && mantissa <= (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22)
+  if (n_int + n_frac <= 19 && mantissa <= (G_GUINT64_CONSTANT (1) << 53) &&
+      exp10 >= -22 && exp10 <= 22)
     {
       double v = (double) mantissa;
 
