@@ -3,13 +3,26 @@
 
 meson counts executables, not the subtests inside them; the closing line counts each
 subtest once per build it ran in. A test executable that crashed before printing its
-plan counts as one failure. Exits 1 if anything failed or nothing ran."""
+plan counts as one failure. A plain TAP file (name ending in .tap, e.g. the fuzz run's
+build-fuzz/fuzz-results.tap) counts its ok / not ok lines; a missing one is a failure.
+Exits 1 if anything failed or nothing ran."""
 import json
 import re
 import sys
 
 passed = failed = skipped = 0
 for path in sys.argv[1:]:
+    if path.endswith(".tap"):
+        try:
+            with open(path, encoding="utf-8") as tap:
+                for verdict in re.findall(r"^(not ok|ok)\b", tap.read(), re.M):
+                    if verdict == "ok":
+                        passed += 1
+                    else:
+                        failed += 1
+        except OSError:
+            failed += 1
+        continue
     with open(path, encoding="utf-8") as log:
         for line in log:
             t = json.loads(line)

@@ -7,6 +7,9 @@
 #include "config.h"
 
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,13 +18,21 @@
 #include <json-glib/json-glib.h>
 
 #include "odori-bva.h"
+#include "odori-bulge.h"
 #include "odori-bvh.h"
 #include "odori-compose.h"
 #include "odori-format.h"
+#include "odori-headless.h"
 #include "odori-index.h"
+#include "odori-joints.h"
+#include "odori-kbs.h"
+#include "odori-renderer.h"
+#include "odori-retarget.h"
 #include "odori-sample.h"
 #include "odori-score.h"
+#include "odori-sensor-csv.h"
 #include "odori-skeleton.h"
+#include "odori-smooth.h"
 #include "odori-text.h"
 
 enum {
@@ -355,6 +366,105 @@ score_text (const char *path,
     }
 }
 
+/* A float as the double of its shortest decimal form: 0.291667, not 0.29166701436. */
+static double
+clean_float (float x)
+{
+  static const char * const formats[] = { "%.6g", "%.7g", "%.8g", "%.9g" };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      double d = g_ascii_strtod (g_ascii_formatd (buf, sizeof buf, formats[i], x), NULL);
+
+      if ((float) d == x)
+        return d;
+    }
+  return x;
+}
+
+static JsonNode *
+bulge_json (OdoriBulgeSet *set)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_string (b, "format", "bulge_types");
+  json_builder_set_member_name (b, "bulges");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < set->bulges->len; i++)
+    {
+      const OdoriBulge *bulge = g_ptr_array_index (set->bulges, i);
+
+      json_builder_begin_object (b);
+      add_string (b, "name", bulge->name);
+      json_builder_set_member_name (b, "code");
+      json_builder_add_int_value (b, bulge->code);
+      json_builder_set_member_name (b, "sections");
+      json_builder_begin_array (b);
+      for (guint j = 0; j < bulge->sections->len; j++)
+        {
+          const OdoriBulgeSection *section = &g_array_index (bulge->sections, OdoriBulgeSection, j);
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "angle");
+          json_builder_add_int_value (b, section->angle);
+          json_builder_set_member_name (b, "keypoints");
+          json_builder_begin_array (b);
+          for (guint k = 0; k < section->keys->len; k++)
+            {
+              const OdoriBulgeKey *key = &g_array_index (section->keys, OdoriBulgeKey, k);
+
+              json_builder_begin_array (b);
+              json_builder_add_double_value (b, clean_float (key->u));
+              json_builder_add_double_value (b, clean_float (key->v));
+              json_builder_add_double_value (b, clean_float (key->w));
+              json_builder_end_array (b);
+            }
+          json_builder_end_array (b);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "log");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < set->log->len; i++)
+    {
+      const OdoriDiagnostic *diag = g_ptr_array_index (set->log, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "line");
+      json_builder_add_int_value (b, diag->line);
+      add_string (b, "message", diag->message);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+bulge_text (const char    *path,
+            OdoriBulgeSet *set)
+{
+  g_print (ngettext ("%s: bulge_types, %u definition", "%s: bulge_types, %u definitions",
+                     set->bulges->len), path, set->bulges->len);
+  g_print (ngettext (", %u log message\n", ", %u log messages\n", set->log->len), set->log->len);
+  for (guint i = 0; i < set->bulges->len; i++)
+    {
+      const OdoriBulge *bulge = g_ptr_array_index (set->bulges, i);
+      g_autoptr(GString) angles = g_string_new (NULL);
+
+      for (guint j = 0; j < bulge->sections->len; j++)
+        g_string_append_printf (angles, "%s%d", j > 0 ? ", " : "",
+                                g_array_index (bulge->sections, OdoriBulgeSection, j).angle);
+      g_print (_("  code %-3d \"%s\" (line %u): sections at %s degrees\n"), bulge->code,
+               bulge->name, bulge->line, angles->str);
+    }
+}
+
 static void
 print_warnings_text (GPtrArray *warnings)
 {
@@ -365,17 +475,163 @@ print_warnings_text (GPtrArray *warnings)
     }
 }
 
+/* Captures (NI_JOINTS_TEXT_FILE, sensor CSV) and bone settings (KBS, KST) */
+
+static JsonNode *
+kbs_json (OdoriKbs  *kbs,
+          GPtrArray *warnings)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_string (b, "format", kbs->format == ODORI_KBS_FORMAT_KST ? "kst" : "kbs");
+  add_string (b, "encoding", odori_encoding_to_string (kbs->encoding));
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, kbs->version);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_int_value (b, kbs->type);
+  json_builder_set_member_name (b, "joints");
+  json_builder_begin_object (b);
+  for (guint j = 0; j < ODORI_KINECT_N_JOINTS; j++)
+    {
+      json_builder_set_member_name (b, odori_kinect_joint_to_string (j));
+      json_builder_begin_object (b);
+      add_string (b, "bone", kbs->joints[j].bone);
+      json_builder_set_member_name (b, "twist");
+      json_builder_add_int_value (b, kbs->joints[j].twist ? 1 : 0);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+  add_diagnostics (b, "warnings", warnings);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+kbs_text (const char *path,
+          OdoriKbs   *kbs)
+{
+  guint mapped = 0;
+
+  for (guint j = 0; j < ODORI_KINECT_N_JOINTS; j++)
+    mapped += kbs->joints[j].bone != NULL;
+  g_print (_("%s: %s (%s), version %d, type %d, %u of %u joints mapped\n"), path,
+           kbs->format == ODORI_KBS_FORMAT_KST ? "kst" : "kbs",
+           odori_encoding_to_string (kbs->encoding), kbs->version, kbs->type, mapped,
+           (guint) ODORI_KINECT_N_JOINTS);
+  for (guint j = 0; j < ODORI_KINECT_N_JOINTS; j++)
+    g_print ("  %-15s %-24s %s\n", odori_kinect_joint_to_string (j),
+             kbs->joints[j].bone ? kbs->joints[j].bone : _("(not mapped)"),
+             kbs->joints[j].twist ? "twist" : "nottwist");
+}
+
+static JsonNode *
+kbs_info (const char  *path,
+          gboolean     json,
+          GError     **error)
+{
+  g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+  g_autoptr(OdoriKbs) kbs = odori_kbs_load (path, warnings, error);
+
+  if (kbs == NULL)
+    return NULL;
+  if (json)
+    return kbs_json (kbs, warnings);
+  kbs_text (path, kbs);
+  print_warnings_text (warnings);
+  return json_node_new (JSON_NODE_NULL);
+}
+
+/* A capture as a show file would load it (the default import options). */
+static JsonNode *
+capture_info (const char  *path,
+              gboolean     json,
+              GError     **error)
+{
+  OdoriImportOptions options;
+  g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+  g_autoptr(OdoriCapture) capture = NULL;
+  g_autoptr(OdoriMotion) motion = NULL;
+  g_autoptr(JsonBuilder) b = NULL;
+  const char *format, *rotations;
+
+  odori_import_options_init (&options);
+  capture = odori_capture_load (path, &options, warnings, error);
+  if (capture == NULL)
+    return NULL;
+  odori_capture_orient (capture, options.up, warnings);
+  motion = odori_retarget (capture, &options, warnings, error);
+  if (motion == NULL)
+    return NULL;
+  format = capture->kind == ODORI_CAPTURE_JOINTS ? "joints" : "sensor-csv";
+  rotations = capture->kind == ODORI_CAPTURE_JOINTS || !capture->has_rotations ? "positions" : "file";
+
+  if (!json)
+    {
+      g_print (_("%s: %s, %u frames read over %.3f s, %s %u frames at %g s (%.2f fps); up "
+                 "axis %s; rotations from %s; %u segments (centimetres)\n"),
+               path, format, capture->n_source_frames, capture->source_duration,
+               capture->resampled ? _("resampled to") : _("kept as"), motion->n_frames,
+               motion->frame_time, 1.0 / motion->frame_time, odori_up_axis_to_string (capture->up),
+               rotations, motion->n_segments);
+      g_print ("  segments:");
+      for (guint s = 0; s < motion->n_segments; s++)
+        g_print (" %s", motion->segments[s].name);
+      g_print ("\n");
+      print_warnings_text (warnings);
+      return json_node_new (JSON_NODE_NULL);
+    }
+
+  b = json_builder_new ();
+  json_builder_begin_object (b);
+  add_string (b, "format", format);
+  json_builder_set_member_name (b, "frames");
+  json_builder_add_int_value (b, motion->n_frames);
+  json_builder_set_member_name (b, "frame_time");
+  json_builder_add_double_value (b, motion->frame_time);
+  json_builder_set_member_name (b, "source_frames");
+  json_builder_add_int_value (b, capture->n_source_frames);
+  json_builder_set_member_name (b, "source_duration");
+  json_builder_add_double_value (b, capture->source_duration);
+  json_builder_set_member_name (b, "resampled");
+  json_builder_add_boolean_value (b, capture->resampled);
+  add_string (b, "up", odori_up_axis_to_string (capture->up));
+  add_string (b, "rotations", rotations);
+  add_string (b, "units", "CENTIMETERS");
+  json_builder_set_member_name (b, "segments");
+  json_builder_begin_array (b);
+  for (guint s = 0; s < motion->n_segments; s++)
+    json_builder_add_string_value (b, motion->segments[s].name);
+  json_builder_end_array (b);
+  add_diagnostics (b, "warnings", warnings);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
 /* Summarises one file: a JSON node (if JSON) or text printed now. */
 static JsonNode *
 info_one (const char *path,
           gboolean    json,
           GError    **error)
 {
-  g_autoptr(OdoriTextFile) file = odori_text_file_open (path, error);
+  g_autoptr(OdoriTextFile) file = NULL;
   const char *data;
   gsize len;
   OdoriFormat format;
 
+  /* These readers open the file themselves (a suit CSV may be GBK, a KBS is XML). */
+  switch (odori_format_detect_file (path, NULL))
+    {
+    case ODORI_FORMAT_JOINTS:
+    case ODORI_FORMAT_SENSOR_CSV:
+      return capture_info (path, json, error);
+    case ODORI_FORMAT_KBS:
+    case ODORI_FORMAT_KST:
+      return kbs_info (path, json, error);
+    default:
+      break;
+    }
+  file = odori_text_file_open (path, error);
   if (file == NULL)
     return NULL;
   data = odori_text_file_get_data (file, &len);
@@ -423,10 +679,23 @@ info_one (const char *path,
         print_warnings_text (score->warnings);
         return json_node_new (JSON_NODE_NULL);
       }
+    case ODORI_FORMAT_BULGE:
+      {
+        g_autoptr(OdoriBulgeSet) set = odori_bulge_set_load_text (file, error);
+
+        if (set == NULL)
+          return NULL;
+        if (json)
+          return bulge_json (set);
+        bulge_text (path, set);
+        print_warnings_text (set->log);
+        return json_node_new (JSON_NODE_NULL);
+      }
     case ODORI_FORMAT_UNKNOWN:
     default:
       g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                   "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat or DDS)", path);
+                   "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS or "
+                   "bulge_types)", path);
       return NULL;
     }
 }
@@ -627,13 +896,130 @@ output_extension_ok (const char *output)
 }
 
 
+/* convert: options for captures and smoothing */
+
+typedef struct
+{
+  double  fps;        /* NAN: not given */
+  char   *up;
+  char   *kbs;
+  char   *rotations;
+  int     smooth;
+  gboolean symmetry;
+} ConvertOptions;
+
+static void
+convert_options_clear (ConvertOptions *opts)
+{
+  g_clear_pointer (&opts->up, g_free);
+  g_clear_pointer (&opts->kbs, g_free);
+  g_clear_pointer (&opts->rotations, g_free);
+}
+
+static gboolean
+check_convert_options (GOptionContext *context,
+                       ConvertOptions *opts,
+                       const char     *input,
+                       int            *status)
+{
+  OdoriFormat format = odori_format_detect_file (input, NULL);
+  gboolean capture = format == ODORI_FORMAT_JOINTS || format == ODORI_FORMAT_SENSOR_CSV;
+  const char *message = NULL;
+
+  if (opts->up != NULL && !odori_up_axis_from_string (opts->up, NULL))
+    message = _("--up takes x, y, z, -x, -y, -z or auto");
+  else if (opts->rotations != NULL && !odori_rotation_source_from_string (opts->rotations, NULL))
+    message = _("--rotations takes positions or file");
+  else if (opts->smooth < 0)
+    message = _("--smooth takes a number of frames, 0 or more");
+  else if (!isnan (opts->fps) && !(opts->fps > 0 || (capture && opts->fps == 0)))
+    message = capture ? _("--fps takes a number of frames per second, 0 or more")
+                      : _("--fps takes a number of frames per second above 0");
+  else if (!capture && (opts->up || opts->kbs || opts->rotations || opts->symmetry))
+    message = _("--up, --kbs, --rotations and --symmetry apply to captures (NI_JOINTS_TEXT_FILE "
+                "or sensor CSV)");
+  if (message == NULL)
+    return TRUE;
+  *status = usage_error (context, message);
+  convert_options_clear (opts);
+  return FALSE;
+}
+
+static OdoriMotion *
+load_for_convert (const char      *input,
+                  ConvertOptions  *opts,
+                  GPtrArray       *warnings,
+                  GError         **error)
+{
+  OdoriFormat format = odori_format_detect_file (input, NULL);
+  OdoriSmoothReport report;
+  g_autoptr(OdoriMotion) motion = NULL;
+  g_autofree char *summary = NULL;
+
+  if (format == ODORI_FORMAT_JOINTS || format == ODORI_FORMAT_SENSOR_CSV)
+    {
+      OdoriImportOptions options;
+      g_autoptr(OdoriKbs) kbs = NULL;
+
+      odori_import_options_init (&options);
+      if (!isnan (opts->fps))
+        options.fps = opts->fps;
+      if (opts->up != NULL)
+        odori_up_axis_from_string (opts->up, &options.up);
+      if (opts->rotations != NULL)
+        odori_rotation_source_from_string (opts->rotations, &options.rotations);
+      options.symmetry = opts->symmetry;
+      options.smooth = opts->smooth;
+      if (opts->kbs != NULL)
+        {
+          kbs = odori_kbs_load (opts->kbs, warnings, error);
+          if (kbs == NULL)
+            return NULL;
+          options.kbs = kbs;
+        }
+      motion = odori_capture_import (input, &options, &report, warnings, error);
+      if (motion == NULL)
+        return NULL;
+    }
+  else
+    {
+      motion = odori_format_load_motion (input, warnings, error);
+      if (motion == NULL)
+        return NULL;
+      if (!isnan (opts->fps))
+        {
+          OdoriMotion *resampled = odori_motion_resample (motion, 1, motion->n_frames,
+                                                          1.0 / opts->fps, error);
+
+          if (resampled == NULL)
+            return NULL;
+          odori_motion_unref (motion);
+          motion = resampled;
+        }
+      odori_smooth_motion (motion, opts->smooth, ODORI_SMOOTH_ALL, &report);
+    }
+  if (opts->smooth > 0)
+    {
+      summary = odori_smooth_report_to_string (&report, motion);
+      g_print ("%s\n", summary);
+    }
+  return g_steal_pointer (&motion);
+}
+
 static int
 cmd_convert (int    argc,
              char **argv)
 {
   g_autofree char *output = NULL;
+  ConvertOptions opts = { NAN, NULL, NULL, NULL, 0, FALSE };
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to OUT (its extension picks the format: .bva, .vpm or .bvh)", "OUT" },
+    { "fps", 0, 0, G_OPTION_ARG_DOUBLE, &opts.fps, N_("Frames per second of the result (captures: default 30, 0 keeps a regular file's rate; other motions are resampled)"), "F" },
+    { "up", 0, 0, G_OPTION_ARG_STRING, &opts.up, N_("Captures: the file's up axis, x, y, z, -x, -y, -z or auto (default)"), "AXIS" },
+    { "kbs", 0, 0, G_OPTION_ARG_FILENAME, &opts.kbs, N_("Captures: name the segments after the bones of this KBS or KST"), "FILE" },
+    { "rotations", 0, 0, G_OPTION_ARG_STRING, &opts.rotations, N_("Captures: rotations from joint positions or from the file (default: positions for NI joints, file for CSV)"), "positions|file" },
+    { "smooth", 0, 0, G_OPTION_ARG_INT, &opts.smooth, N_("Smooth rotations and positions over N frames either side and report the largest correction"), "N" },
+    { "symmetry", 0, 0, G_OPTION_ARG_NONE, &opts.symmetry, N_("Captures: make the calibration pose left/right symmetric (rotations from positions)"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
@@ -652,14 +1038,18 @@ cmd_convert (int    argc,
     return usage_error (context, "convert needs -o OUT");
   if (!output_extension_ok (output))
     return usage_error (context, "the output must be a .bva, .vpm or .bvh file");
+  if (!check_convert_options (context, &opts, argv[1], &status))
+    return status;
 
-  motion = odori_format_load_motion (argv[1], warnings, &error);
+  motion = load_for_convert (argv[1], &opts, warnings, &error);
   if (motion == NULL)
     {
       g_printerr ("%s\n", error->message);
+      convert_options_clear (&opts);
       return EXIT_INPUT;
     }
   print_warnings_text (warnings);
+  convert_options_clear (&opts);
 
   /* BVH carries no units and no BVA field layout: for BVA, values are copied as they are
    * and labelled with BVA's usual fields and units. */
@@ -855,12 +1245,302 @@ cmd_sample (int    argc,
   return EXIT_OK;
 }
 
+/* render */
+
+/* The default bulge_types: $ODORI_DATADIR, then the source tree (uninstalled runs), then
+ * the installed data directory. NULL when none exists. */
+static char *
+find_bulge_types (void)
+{
+  const char *dirs[] = { g_getenv ("ODORI_DATADIR"), ODORI_SOURCE_DATADIR, ODORI_DATADIR };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    if (dirs[i] != NULL && dirs[i][0] != '\0')
+      {
+        g_autofree char *path = g_build_filename (dirs[i], "bulge_types", NULL);
+
+        if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+          return g_steal_pointer (&path);
+      }
+  return NULL;
+}
+
+/* A score is composed (its "# Index:" or INDEX_PATH); anything else is loaded as a
+ * motion. Returns a new reference. */
+static OdoriMotion *
+load_render_input (const char  *path,
+                   const char  *index_path,
+                   GError     **error)
+{
+  g_autoptr(OdoriScore) score = NULL;
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(OdoriComposer) composer = NULL;
+  g_autofree char *score_index = NULL;
+  g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+  OdoriMotion *motion;
+
+  if (odori_format_detect_file (path, NULL) != ODORI_FORMAT_SCORE)
+    {
+      motion = odori_format_load_motion (path, warnings, error);
+      print_warnings_text (warnings);
+      return motion;
+    }
+
+  score = odori_score_load (path, error);
+  if (score == NULL)
+    return NULL;
+  if (index_path == NULL)
+    {
+      index_path = score_index = odori_score_dup_index_path (score);
+      if (index_path == NULL)
+        {
+          g_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_SYNTAX,
+                       _("%s:1: the score names no index (\"# Index:\"); give one with -i INDEX"),
+                       path);
+          return NULL;
+        }
+    }
+  index = odori_index_load (index_path, error);
+  if (index == NULL)
+    return NULL;
+  composer = odori_composer_new (score, index, error);
+  if (composer == NULL)
+    return NULL;
+  motion = odori_composer_compose (composer, error);
+  /* the motion belongs to the composer: keep a reference past it */
+  return motion != NULL ? odori_motion_ref (motion) : NULL;
+}
+
+/* "OUT.png" and frame 7 of a series up to 120 give "OUT-0007.png". */
+static char *
+series_path (const char *output,
+             guint       frame,
+             guint       last)
+{
+  const char *dot = strrchr (output, '.');
+  const char *slash = strrchr (output, G_DIR_SEPARATOR);
+  int width = 1;
+  gsize stem;
+
+  for (guint n = last; n >= 10; n /= 10)
+    width++;
+  width = MAX (width, 4);
+
+  if (dot == NULL || (slash != NULL && dot < slash))
+    dot = output + strlen (output);
+  stem = dot - output;
+  return g_strdup_printf ("%.*s-%0*u%s", (int) stem, output, width, frame, dot);
+}
+
+static gboolean
+parse_frame_range (const char *text,
+                   guint      *first,
+                   guint      *last)
+{
+  guint64 a, b;
+  char *end;
+
+  if (!g_ascii_isdigit (text[0]))
+    return FALSE;
+  a = g_ascii_strtoull (text, &end, 10);
+  if (*end != '-' || !g_ascii_isdigit (end[1]))
+    return FALSE;
+  b = g_ascii_strtoull (end + 1, &end, 10);
+  if (*end != '\0' || a < 1 || b < a || b > G_MAXUINT32)
+    return FALSE;
+  *first = a;
+  *last = b;
+  return TRUE;
+}
+
+static int
+cmd_render (int    argc,
+            char **argv)
+{
+  g_autofree char *output = NULL;
+  g_autofree char *index_path = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *view_name = NULL;
+  g_autofree char *bulge_path = NULL;
+  g_autofree char *frames = NULL;
+  g_autofree char *highlight = NULL;
+  int frame = -1, every = 1;   /* -1: no --frame given */
+  int samples = 4;
+  gboolean no_skin = FALSE, no_bulges = FALSE;
+  const GOptionEntry entries[] = {
+    { "index", 'i', 0, G_OPTION_ARG_FILENAME, &index_path, N_("The index of a score (default: its \"# Index:\" line)"), "INDEX" },
+    { "frame", 0, 0, G_OPTION_ARG_INT, &frame, N_("The frame to draw, from 1 (default 1)"), "N" },
+    { "frames", 0, 0, G_OPTION_ARG_STRING, &frames, N_("Draw frames A to B as a numbered series OUT-NNNN.png"), "A-B" },
+    { "every", 0, 0, G_OPTION_ARG_INT, &every, N_("With --frames: every K-th frame (default 1)"), "K" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, N_("Image size in pixels (default 1280x720)"), "WxH" },
+    { "samples", 0, 0, G_OPTION_ARG_INT, &samples, N_("Antialiasing samples per pixel, 1 for none (default 4)"), "N" },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &view_name, N_("front (default), back, left, right, top, mirror or three-quarter"), "VIEW" },
+    { "bulge", 0, 0, G_OPTION_ARG_FILENAME, &bulge_path, N_("Muscle bulges from FILE (default: Odori's bulge_types)"), "FILE" },
+    { "no-bulges", 0, 0, G_OPTION_ARG_NONE, &no_bulges, N_("Draw the skin without bulges"), NULL },
+    { "no-skin", 0, 0, G_OPTION_ARG_NONE, &no_skin, N_("Draw the bones only"), NULL },
+    { "highlight", 0, 0, G_OPTION_ARG_STRING, &highlight, N_("Tint these segments, comma-separated"), "SEGMENTS" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the image to OUT.png"), "OUT" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    command_context ("render", "SCORE|MOTION [OPTION…] -o OUT.png",
+                     _("Draw a frame of a dance (a score is composed first) as a PNG image,\n"
+                       "without a display. With --frames, draw a numbered series."));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriMotion) motion = NULL;
+  g_autoptr(OdoriSkeleton) skeleton = NULL;
+  g_autoptr(OdoriBulgeSet) bulges = NULL;
+  g_autoptr(OdoriHeadless) headless = NULL;
+  g_autoptr(OdoriRenderer) renderer = NULL;
+  g_autofree guint8 *pixels = NULL;
+  g_autofree char *lower = NULL;
+  OdoriView view = ODORI_VIEW_FRONT;
+  guint first, last, n_written = 0;
+  int width = 1280, height = 720;
+  int status = EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, _("render needs one SCORE or MOTION file"));
+  if (output == NULL)
+    return usage_error (context, _("render needs -o OUT.png"));
+  lower = g_ascii_strdown (output, -1);
+  if (!g_str_has_suffix (lower, ".png"))
+    return usage_error (context, _("the output must be a .png file"));
+  if (size != NULL)
+    {
+      char *end;
+      guint64 w = g_ascii_strtoull (size, &end, 10), h = 0;
+
+      if (end != size && *end == 'x')
+        {
+          char *h_start = end + 1;
+
+          h = g_ascii_strtoull (h_start, &end, 10);
+          if (end == h_start || *end != '\0')
+            h = 0;
+        }
+      if (w < 1 || h < 1 || w > 16384 || h > 16384)
+        return usage_error (context, _("--size takes WIDTHxHEIGHT, each 1 to 16384, like 1280x720"));
+      width = w;
+      height = h;
+    }
+  if (view_name != NULL && !odori_view_from_string (view_name, &view))
+    return usage_error (context, _("--view takes front, back, left, right, top, mirror or three-quarter"));
+  if (frames != NULL)
+    {
+      if (frame != -1)
+        return usage_error (context, _("--frame and --frames exclude each other"));
+      if (!parse_frame_range (frames, &first, &last))
+        return usage_error (context, _("--frames takes a range of frames like 1-120"));
+      if (every < 1)
+        return usage_error (context, _("--every takes a number of frames, 1 or more"));
+    }
+  else
+    {
+      if (frame == -1)
+        frame = 1;
+      if (frame < 1)
+        return usage_error (context, _("--frame takes a frame number, 1 or more"));
+      first = last = frame;
+      every = 1;
+    }
+  if (samples < 1 || samples > 64)
+    return usage_error (context, _("--samples takes 1 to 64 samples per pixel"));
+  if (bulge_path != NULL && no_bulges)
+    return usage_error (context, _("--bulge and --no-bulges exclude each other"));
+
+  motion = load_render_input (argv[1], index_path, &error);
+  if (motion == NULL)
+    goto fail;
+  if (motion->n_frames == 0 || motion->n_segments == 0)
+    {
+      g_printerr (_("%s: the motion has no frames to draw\n"), argv[1]);
+      return EXIT_INPUT;
+    }
+  if (last > motion->n_frames)
+    {
+      g_printerr (_("%s: frame %u asked for, the motion has %u frames\n"), argv[1], last,
+                  motion->n_frames);
+      return EXIT_INPUT;
+    }
+  skeleton = odori_skeleton_for_motion (motion);
+
+  if (!no_bulges && !no_skin)
+    {
+      if (bulge_path == NULL)
+        bulge_path = find_bulge_types ();
+      if (bulge_path == NULL)
+        g_printerr (_("warning: no bulge_types found (set ODORI_DATADIR or use --bulge); "
+                      "drawing the skin without bulges\n"));
+      else
+        {
+          bulges = odori_bulge_set_load (bulge_path, &error);
+          if (bulges == NULL)
+            goto fail;
+          print_warnings_text (bulges->log);
+        }
+    }
+
+#ifdef __GLIBC__
+  /* llvmpipe allocates and frees megabytes per frame (shaded vertices, binned triangles);
+   * with glibc's default thresholds that memory goes back to the kernel every frame and
+   * is faulted in again: about half the time of a skin frame. Keep it. */
+  mallopt (M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+  mallopt (M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+#endif
+  headless = odori_headless_new (width, height, &error);
+  if (headless == NULL || !odori_headless_set_samples (headless, samples, &error))
+    goto fail;
+  renderer = odori_renderer_new (&error);
+  if (renderer == NULL)
+    goto fail;
+  odori_renderer_set_motion (renderer, motion, skeleton);
+  odori_renderer_set_bulges (renderer, bulges);
+  odori_renderer_set_show_skin (renderer, !no_skin);
+  odori_renderer_set_show_bulges (renderer, bulges != NULL);
+  odori_renderer_set_view (renderer, view);
+  if (highlight != NULL)
+    {
+      static const float tint[4] = { 0.95f, 0.45f, 0.20f, 0.85f };
+      g_auto(GStrv) names = g_strsplit (highlight, ",", -1);
+
+      odori_renderer_set_highlight (renderer, (const char * const *) names, tint);
+    }
+
+  pixels = g_malloc ((gsize) width * height * 4);
+  for (guint f = first; f <= last; f += every)
+    {
+      g_autofree char *path = frames != NULL ? series_path (output, f, last) : g_strdup (output);
+
+      odori_renderer_set_frame (renderer, f - 1);
+      if (!odori_renderer_draw (renderer, width, height, &error))
+        goto fail;
+      odori_headless_read_into (headless, pixels);
+      if (!odori_png_write_rgba (path, pixels, width, height, &error))
+        goto fail;
+      n_written++;
+      if (last - f < (guint) every)
+        break;   /* no wrap-around past G_MAXUINT */
+    }
+  if (frames != NULL)
+    g_print (ngettext ("Wrote %u image\n", "Wrote %u images\n", n_written), n_written);
+  return EXIT_OK;
+
+fail:
+  g_printerr ("%s\n", error->message);
+  return EXIT_INPUT;
+}
+
 static const Command commands[] = {
   { "info", "[--json] FILE…", "summarise motion, index and score files", cmd_info },
   { "check", "[--json] INDEX [SCORE]", "check an index, its show files and a score", cmd_check },
   { "compose", "SCORE -o OUT", "compose a score into one motion (BVA or BVH)", cmd_compose },
   { "convert", "IN -o OUT", "convert a motion to BVA or BVH", cmd_convert },
   { "sample", "DIR", "write the built-in sample library", cmd_sample },
+  { "render", "IN -o OUT.png", "draw a frame (or --frames A-B) of a dance as PNG", cmd_render },
 };
 
 static void

@@ -30,6 +30,9 @@ G_DEFINE_QUARK (odori-bva-error-quark, odori_bva_error)
 #define MAX_ABS_VALUE 1e15
 /* Longest excerpt of the input quoted in an error message, in bytes. */
 #define EXCERPT_MAX 40
+/* Longest segment name, in bytes: real names are a few words; a longer one is garbage
+ * that would also be quoted whole in every message about the segment. */
+#define MAX_NAME 1024
 /* The smallest possible segment header ("Segment:a\nFrames:0\nFrame Time:1\nXTRAN\nINCHES"). */
 #define MIN_HEADER_BYTES 44
 
@@ -319,6 +322,10 @@ read_segment_name (BvaParser     *p,
   if (s == end)
     return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h->line,
                       "expected a segment name after \"Segment:\"");
+  if (end - s > MAX_NAME)
+    return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h->line,
+                      "the segment name is %" G_GSIZE_FORMAT " bytes long, more than %d",
+                      (gsize) (end - s), MAX_NAME);
   h->name = g_utf8_make_valid (s, end - s);
   return TRUE;
 }

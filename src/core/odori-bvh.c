@@ -40,6 +40,11 @@
 
 /* Deeper than any skeleton (a hand has 4 levels below a ~10-level spine). */
 #define MAX_DEPTH 256
+/* Largest global position coordinate, as BVA reads (odori-bva.c): beyond it the data is
+ * garbage, and a motion written as BVA would not load again. */
+#define MAX_ABS_VALUE 1e15
+/* Longest joint name, in bytes (the same limit as BVA segment names). */
+#define MAX_NAME 1024
 /* Bytes of an offending token quoted in messages. */
 #define MAX_SHOWN 40
 
@@ -115,6 +120,17 @@ static inline gboolean
 is_space (char c)
 {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+/* Blanks and also stray CR/LF (a lone CR inside a line of an LF file, an LF in a CR
+ * file): the same set is_space() separates values by, so the scan always advances. */
+static inline const char *
+skip_space (const char *p,
+            const char *end)
+{
+  while (p < end && is_space (*p))
+    p++;
+  return p;
 }
 
 /* The token quoted for a message: at most MAX_SHOWN bytes, valid UTF-8. */
@@ -324,9 +340,11 @@ current_joint (BvhParser   *self,
   return joint_at (self, top_open (self)->joint);
 }
 
-/* The rest of the current line up to a "{", without surrounding blanks. */
+/* The rest of the current line up to a "{", without surrounding blanks, or NULL when
+ * empty or longer than MAX_NAME; *LEN is its length. */
 static char *
-take_joint_name (BvhParser *self)
+take_joint_name (BvhParser *self,
+                 gsize     *len)
 {
   const char *start = self->p;
   const char *stop = start;
@@ -340,7 +358,8 @@ take_joint_name (BvhParser *self)
   end = stop;
   while (end > start && is_space (end[-1]))
     end--;
-  return end > start ? g_strndup (start, end - start) : NULL;
+  *len = end - start;
+  return end > start && *len <= MAX_NAME ? g_strndup (start, end - start) : NULL;
 }
 
 static gboolean
@@ -386,6 +405,7 @@ parse_joint (BvhParser   *self,
   g_autofree char *context = NULL;
   BvhJoint joint = { 0 };
   BvhOpen open;
+  gsize name_len;
 
   if (is_root && self->open->len > 0)
     return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
@@ -395,7 +415,11 @@ parse_joint (BvhParser   *self,
   if (!is_root && self->open->len == 0)
     return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
                       "JOINT outside of a ROOT block");
-  name = take_joint_name (self);
+  name = take_joint_name (self, &name_len);
+  if (name_len > MAX_NAME)
+    return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
+                      "the name after %s is %" G_GSIZE_FORMAT " bytes long, more than %d",
+                      keyword, name_len, MAX_NAME);
   if (name == NULL)
     return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
                       "expected a joint name after %s", keyword);
@@ -765,7 +789,7 @@ parse_frame_line (BvhParser   *self,
     {
       const char *start;
 
-      p = odori_skip_blanks (p, end);
+      p = skip_space (p, end);
       if (p == end)
         return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_COUNT,
                           "frame %" G_GUINT64_FORMAT ": expected %u channel values, got %u",
@@ -776,14 +800,14 @@ parse_frame_line (BvhParser   *self,
         return number_error (self, error, self->reader.lineno, start, end, "a channel value");
     }
 
-  p = odori_skip_blanks (p, end);
+  p = skip_space (p, end);
   if (p == end)
     return TRUE;
   for (got = n; p < end; got++)
     {
       while (p < end && !is_space (*p))
         p++;
-      p = odori_skip_blanks (p, end);
+      p = skip_space (p, end);
     }
   return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_COUNT,
                     "frame %" G_GUINT64_FORMAT ": expected %u channel values, got %u",
@@ -854,6 +878,28 @@ convert_frame (OdoriMotion    *motion,
 
 /* Reads the frame lines; stores them into MOTION if not NULL (it is NULL when Frames:
  * cannot fit in the bytes left: the lines are then only checked, to report the count). */
+/* Offsets and position channels add up along the hierarchy: the global positions must
+ * stay finite and within MAX_ABS_VALUE. */
+static gboolean
+check_frame_range (BvhParser    *self,
+                   OdoriMotion  *motion,
+                   guint64       frame,
+                   GError      **error)
+{
+  for (guint s = 0; s < motion->n_segments; s++)
+    {
+      const OdoriTransform *xf = odori_motion_get (motion, frame, s);
+
+      for (guint k = 0; k < 3; k++)
+        if (G_UNLIKELY (!(fabsf (xf->position[k]) <= MAX_ABS_VALUE)))
+          return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_NUMBER,
+                            "frame %" G_GUINT64_FORMAT ": joint \"%s\" ends up at %.0f, out "
+                            "of range (offsets and positions add up to more than 1e15)",
+                            frame + 1, motion->segments[s].name, (double) xf->position[k]);
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_frames (BvhParser    *self,
               OdoriMotion  *motion,
@@ -882,7 +928,11 @@ parse_frames (BvhParser    *self,
       if (!parse_frame_line (self, line, len, frame, values, error))
         return FALSE;
       if (motion != NULL)
-        convert_frame (motion, joints, frame, values);
+        {
+          convert_frame (motion, joints, frame, values);
+          if (!check_frame_range (self, motion, frame, error))
+            return FALSE;
+        }
       frame++;
     }
 

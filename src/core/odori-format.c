@@ -9,6 +9,10 @@
 #include "odori-bva.h"
 #include "odori-bvh.h"
 #include "odori-format.h"
+#include "odori-joints.h"
+#include "odori-kbs.h"
+#include "odori-retarget.h"
+#include "odori-sensor-csv.h"
 #include "odori-text.h"
 
 G_DEFINE_QUARK (odori-format-error-quark, odori_format_error)
@@ -59,6 +63,10 @@ classify_line (const char *line,
   if (starts_with_word (line, len, "define") || starts_with_word (line, len, "begin") ||
       starts_with_word (line, len, "motion"))
     return ODORI_FORMAT_INDEX;
+  /* bulge_types: "bulge: "NAME" code: ID" (before the "KEY: value" test below) */
+  if (starts_with (line, len, "bulge") &&
+      (len == 5 || line[5] == ':' || g_ascii_isspace (line[5])))
+    return ODORI_FORMAT_BULGE;
 
   /* "HD: Body,Head" or "1: A1" */
   colon = memchr (line, ':', len);
@@ -85,6 +93,23 @@ odori_format_detect (const char *data,
   if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
     p += 3;
 
+  /* Captures and bone settings are told by their first line (a CSV header would pass
+   * for a DDS part line below). */
+  if (odori_joints_sniff (data, len))
+    return ODORI_FORMAT_JOINTS;
+  switch (odori_kbs_sniff (data, len))
+    {
+    case ODORI_KBS_FORMAT_KBS:
+      return ODORI_FORMAT_KBS;
+    case ODORI_KBS_FORMAT_KST:
+      return ODORI_FORMAT_KST;
+    case ODORI_KBS_FORMAT_NONE:
+    default:
+      break;
+    }
+  if (odori_sensor_csv_sniff (data, len))
+    return ODORI_FORMAT_SENSOR_CSV;
+
   while (p < end && lines++ < MAX_SNIFF_LINES)
     {
       const char *nl = p;
@@ -109,25 +134,45 @@ odori_format_detect (const char *data,
   return ODORI_FORMAT_UNKNOWN;
 }
 
+/* A suit CSV whose header is GBK is neither UTF-8 nor Shift_JIS for the text layer; its
+ * reader decodes it. TRUE if PATH's raw bytes look like one. */
+static gboolean
+raw_is_sensor_csv (const char *path)
+{
+  g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, NULL);
+
+  return mapped != NULL && g_mapped_file_get_contents (mapped) != NULL &&
+         odori_sensor_csv_sniff (g_mapped_file_get_contents (mapped),
+                                 g_mapped_file_get_length (mapped));
+}
+
 OdoriFormat
 odori_format_detect_file (const char  *path,
                           GError     **error)
 {
   g_autoptr(OdoriTextFile) file = NULL;
+  g_autoptr(GError) local_error = NULL;
   const char *data;
   gsize len;
   OdoriFormat format;
 
   g_return_val_if_fail (path != NULL, ODORI_FORMAT_UNKNOWN);
 
-  file = odori_text_file_open (path, error);
+  file = odori_text_file_open (path, &local_error);
   if (file == NULL)
-    return ODORI_FORMAT_UNKNOWN;
+    {
+      if (g_error_matches (local_error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_ENCODING) &&
+          raw_is_sensor_csv (path))
+        return ODORI_FORMAT_SENSOR_CSV;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return ODORI_FORMAT_UNKNOWN;
+    }
   data = odori_text_file_get_data (file, &len);
   format = odori_format_detect (data, len);
   if (format == ODORI_FORMAT_UNKNOWN)
     g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                 "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat or DDS)", path);
+                 "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS or "
+                 "bulge_types)", path);
   return format;
 }
 
@@ -144,6 +189,16 @@ odori_format_to_string (OdoriFormat format)
       return "motion.dat";
     case ODORI_FORMAT_SCORE:
       return "dds";
+    case ODORI_FORMAT_BULGE:
+      return "bulge_types";
+    case ODORI_FORMAT_JOINTS:
+      return "joints";
+    case ODORI_FORMAT_SENSOR_CSV:
+      return "sensor-csv";
+    case ODORI_FORMAT_KBS:
+      return "kbs";
+    case ODORI_FORMAT_KST:
+      return "kst";
     case ODORI_FORMAT_UNKNOWN:
     default:
       return "unknown";
@@ -156,24 +211,38 @@ odori_format_load_motion (const char  *path,
                           GError     **error)
 {
   g_autoptr(OdoriTextFile) file = NULL;
+  g_autoptr(GError) local_error = NULL;
   const char *data;
   gsize len;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  file = odori_text_file_open (path, error);
+  file = odori_text_file_open (path, &local_error);
   if (file == NULL)
-    return NULL;
+    {
+      if (g_error_matches (local_error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_ENCODING) &&
+          raw_is_sensor_csv (path))
+        return odori_capture_import (path, NULL, NULL, warnings, error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
   data = odori_text_file_get_data (file, &len);
 
   switch (odori_format_detect (data, len))
     {
+    case ODORI_FORMAT_JOINTS:
+    case ODORI_FORMAT_SENSOR_CSV:
+      /* captures as show files: the default import options */
+      return odori_capture_import (path, NULL, NULL, warnings, error);
     case ODORI_FORMAT_BVA:
       return odori_bva_load_text (file, warnings, error);
     case ODORI_FORMAT_BVH:
       return odori_bvh_load_text (file, warnings, error);
     case ODORI_FORMAT_INDEX:
     case ODORI_FORMAT_SCORE:
+    case ODORI_FORMAT_BULGE:
+    case ODORI_FORMAT_KBS:
+    case ODORI_FORMAT_KST:
       g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
                    "%s:1: expected a motion file (BVA or BVH), found a %s file", path,
                    odori_format_to_string (odori_format_detect (data, len)));
@@ -181,7 +250,7 @@ odori_format_load_motion (const char  *path,
     case ODORI_FORMAT_UNKNOWN:
     default:
       g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                   "%s:1: not a motion file Odori reads (expected BVA or BVH)", path);
+                   "%s:1: not a motion file Odori reads (expected BVA, BVH, NI_JOINTS_TEXT_FILE or a sensor CSV)", path);
       return NULL;
     }
 }

@@ -22,6 +22,11 @@ typedef enum
   ODORI_FORMAT_BVH,
   ODORI_FORMAT_INDEX,   /* motion.dat */
   ODORI_FORMAT_SCORE,   /* DDS */
+  ODORI_FORMAT_BULGE,   /* bulge_types (odori-bulge.h) */
+  ODORI_FORMAT_JOINTS,       /* NI_JOINTS_TEXT_FILE (odori-joints.h) */
+  ODORI_FORMAT_SENSOR_CSV,   /* the suit's CSV export (odori-sensor-csv.h) */
+  ODORI_FORMAT_KBS,          /* Kinect bone setting XML (odori-kbs.h) */
+  ODORI_FORMAT_KST,          /* its Shift_JIS text predecessor (odori-kbs.h) */
 } OdoriFormat;
 
 GQuark        odori_format_error_quark (void);
@@ -31,7 +36,9 @@ OdoriFormat   odori_format_detect      (const char  *data,
 OdoriFormat   odori_format_detect_file (const char  *path,
                                         GError     **error);
 const char   *odori_format_to_string   (OdoriFormat  format);
-/* Loads a motion file of any readable format. */
+/* Loads a motion file of any readable format. Captures (NI_JOINTS_TEXT_FILE, sensor CSV)
+ * are imported with the default options (odori_capture_import(): 30 fps, automatic up
+ * axis and rotations, no KBS), so show files may be captures. */
 OdoriMotion  *odori_format_load_motion (const char  *path,
                                         GPtrArray   *warnings,
                                         GError     **error);

@@ -32,6 +32,9 @@ G_DEFINE_QUARK (odori-index-error-quark, odori_index_error)
 #define LEFT_CURLY  "\xE2\x80\x9C" /* “ */
 #define RIGHT_CURLY "\xE2\x80\x9D" /* ” */
 #define EXCERPT_CHARS 40
+/* Longest line, in bytes. Real lines are a few hundred bytes; a longer one is not
+ * an index table, and its values would be split, copied and quoted in messages whole. */
+#define MAX_LINE 65536
 
 /* Memory */
 
@@ -149,11 +152,14 @@ odori_index_unref (OdoriIndex *index)
 
 /* Lexical helpers. Lines are valid UTF-8 (OdoriTextFile decodes) but not NUL-terminated. */
 
+/* A stray CR or LF inside a line (a lone CR in an LF file) counts as a blank: the writer
+ * writes it as one, so reading again gives the same structure. */
 static inline gsize
 blank_len (const char *p,
            const char *end)
 {
-  if (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v'))
+  if (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v' || *p == '\r' ||
+                  *p == '\n'))
     return 1;
   if (end - p >= 3 && (guchar) p[0] == 0xE3 && (guchar) p[1] == 0x80 && (guchar) p[2] == 0x80)
     return 3;
@@ -177,7 +183,8 @@ trim_end (const char *start,
 {
   for (;;)
     {
-      if (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' || end[-1] == '\v'))
+      if (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' ||
+                          end[-1] == '\v' || end[-1] == '\r' || end[-1] == '\n'))
         end--;
       else if (end - start >= 3 && (guchar) end[-3] == 0xE3 && (guchar) end[-2] == 0x80 &&
                (guchar) end[-1] == 0x80)
@@ -944,6 +951,13 @@ odori_index_load_text (OdoriTextFile  *file,
   while (odori_line_reader_next (&reader))
     {
       parser.lineno = reader.lineno;
+      if (reader.len > MAX_LINE)
+        {
+          g_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX,
+                       "%s:%u: the line is %" G_GSIZE_FORMAT " bytes long, more than %d",
+                       parser.path, reader.lineno, reader.len, MAX_LINE);
+          return NULL;
+        }
       if (!parse_line (&parser, reader.line, reader.len, error))
         return NULL;
     }
@@ -1111,9 +1125,14 @@ odori_index_write (OdoriIndex  *index,
     {
       const char *comment = g_ptr_array_index (index->comments, i);
 
+      gsize start;
+
       if (comment[0] != '#')
         g_string_append (s, "# ");
+      start = s->len;
       g_string_append (s, comment);
+      /* A CR kept inside a comment would make the file's line ends CR when read again. */
+      g_strdelimit (s->str + start, "\r\n", ' ');
       write_line (out, s);
       need_blank = TRUE;
     }

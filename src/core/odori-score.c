@@ -29,6 +29,9 @@
 G_DEFINE_QUARK (odori-score-error-quark, odori_score_error)
 
 #define EXCERPT_CHARS 40
+/* Longest line, in bytes. Real lines are a few hundred bytes; a longer one is not
+ * a dance score, and its values would be split, copied and quoted in messages whole. */
+#define MAX_LINE 65536
 
 /* Memory */
 
@@ -212,11 +215,14 @@ odori_score_part_add_symbol (OdoriScorePart *part,
 
 /* Lexical helpers. Lines are valid UTF-8 (OdoriTextFile decodes) but not NUL-terminated. */
 
+/* A stray CR or LF inside a line (a lone CR in an LF file) counts as a blank: the writer
+ * writes it as one, so reading again gives the same structure. */
 static inline gsize
 blank_len (const char *p,
            const char *end)
 {
-  if (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v'))
+  if (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v' || *p == '\r' ||
+                  *p == '\n'))
     return 1;
   if (end - p >= 3 && (guchar) p[0] == 0xE3 && (guchar) p[1] == 0x80 && (guchar) p[2] == 0x80)
     return 3;
@@ -240,7 +246,8 @@ trim_end (const char *start,
 {
   for (;;)
     {
-      if (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' || end[-1] == '\v'))
+      if (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' ||
+                          end[-1] == '\v' || end[-1] == '\r' || end[-1] == '\n'))
         end--;
       else if (end - start >= 3 && (guchar) end[-3] == 0xE3 && (guchar) end[-2] == 0x80 &&
                (guchar) end[-1] == 0x80)
@@ -670,6 +677,13 @@ odori_score_load_text (OdoriTextFile  *file,
   while (odori_line_reader_next (&reader))
     {
       parser.lineno = reader.lineno;
+      if (reader.len > MAX_LINE)
+        {
+          g_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_SYNTAX,
+                       "%s:%u: the line is %" G_GSIZE_FORMAT " bytes long, more than %d",
+                       parser.path, reader.lineno, reader.len, MAX_LINE);
+          return NULL;
+        }
       if (!parse_line (&parser, reader.line, reader.len, error))
         return NULL;
     }

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "odori-text.h"
+#include "odori-text-private.h"
 
 G_DEFINE_QUARK (odori-text-error-quark, odori_text_error)
 
@@ -107,6 +108,26 @@ locate_offset (const char *data,
     }
 }
 
+/* No text format Odori reads has NUL bytes, and C strings would end at one: a name
+ * "A\0B" would be saved as "A". A NUL means binary data or UTF-16: refuse it. */
+static gboolean
+check_no_nul (const char  *data,
+              gsize        len,
+              const char  *display_name,
+              GError     **error)
+{
+  const char *nul = memchr (data, '\0', len);
+  guint line, column;
+
+  if (nul == NULL)
+    return TRUE;
+  locate_offset (data, nul - data, &line, &column);
+  g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_ENCODING,
+               "%s:%u: a NUL byte at column %u: not a text file (UTF-16 or binary data?)",
+               display_name, line, column);
+  return FALSE;
+}
+
 char *
 odori_text_decode (const char     *data,
                    gsize           len,
@@ -125,6 +146,9 @@ odori_text_decode (const char     *data,
 
   if (display_name == NULL)
     display_name = "(data)";
+
+  if (!check_no_nul (data, len, display_name, error))
+    return NULL;
 
   if (has_bom (data, len))
     {
@@ -237,6 +261,9 @@ text_file_take_raw (OdoriTextFile *file,
 {
   const char *text = raw;
   gsize text_len = len;
+
+  if (!check_no_nul (raw, len, file->path, error))
+    return FALSE;
 
   file->encoding = ODORI_ENCODING_UTF8;
   if (has_bom (raw, len))
@@ -767,6 +794,15 @@ struct _OdoriOutput
   gboolean       done;
 };
 
+/* odori_output_set_test_fail_after(): the fail_after of every new file output. */
+static gsize test_fail_after = G_MAXSIZE;
+
+void
+odori_output_set_test_fail_after (gsize limit)
+{
+  test_fail_after = limit;
+}
+
 static OdoriOutput *
 output_alloc (OdoriEncoding encoding)
 {
@@ -819,6 +855,7 @@ odori_output_new (const char     *path,
   out->path = g_strdup (path);
   out->tmp_path = g_steal_pointer (&tmpl);
   out->fd = fd;
+  out->fail_after = test_fail_after;
   return out;
 }
 

@@ -48,14 +48,20 @@ void            odori_renderer_set_motion       (OdoriRenderer   *self,
                                                  OdoriSkeleton   *skeleton);
 void            odori_renderer_set_bulges       (OdoriRenderer   *self,
                                                  OdoriBulgeSet   *bulges);
+/* FRAME is 0-based (frame 1 of a score is 0), clamped to the motion's last frame. */
 void            odori_renderer_set_frame        (OdoriRenderer   *self,
                                                  guint            frame);
 void            odori_renderer_set_show_skin    (OdoriRenderer   *self,
                                                  gboolean         show);
 void            odori_renderer_set_show_bulges  (OdoriRenderer   *self,
                                                  gboolean         show);
-/* Segments drawn in COLOR (RGBA) instead of the skin colour; NULL clears. */
+/* Segments drawn in COLOR (RGBA) instead of the skin colour; NULL clears. COLOR's alpha
+ * is how much it replaces the skin colour (1: entirely, 0.5: a tint). */
 void            odori_renderer_set_highlight    (OdoriRenderer   *self,
+                                                 const char * const *segments,
+                                                 const float      color[4]);
+/* Adds SEGMENTS in COLOR to the highlights already set: a colour per body part. */
+void            odori_renderer_add_highlight    (OdoriRenderer   *self,
                                                  const char * const *segments,
                                                  const float      color[4]);
 /* Camera */

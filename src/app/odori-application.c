@@ -1,0 +1,420 @@
+/* odori-application.c: the GtkApplication (org.odori.Odori)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Single instance: a second `odori SCORE.dds` hands its command line to the running
+ * one, which opens the score in a window of its own (or in the untouched sample
+ * window). With no arguments the first window opens on the built-in sample dance.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "odori-application.h"
+#include "odori-preferences-window.h"
+#include "odori-resources.h"
+#include "odori-window-private.h"
+
+struct _OdoriApplication
+{
+  GtkApplication  parent_instance;
+
+  GtkWindow      *preferences;
+  gboolean        offered_recovery;
+};
+
+G_DEFINE_FINAL_TYPE (OdoriApplication, odori_application, GTK_TYPE_APPLICATION)
+
+void
+odori_resources_ensure (void)
+{
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      odori_register_resource ();
+      g_once_init_leave (&done, 1);
+    }
+}
+
+GSettings *
+odori_settings_new (void)
+{
+  static GSettingsSchemaSource *build_source;
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, ODORI_APPLICATION_ID, TRUE);
+#ifdef ODORI_BUILD_SCHEMA_DIR
+  if (schema == NULL)
+    {
+      if (build_source == NULL)
+        build_source = g_settings_schema_source_new_from_directory (ODORI_BUILD_SCHEMA_DIR, source, FALSE, NULL);
+      if (build_source != NULL)
+        schema = g_settings_schema_source_lookup (build_source, ODORI_APPLICATION_ID, FALSE);
+    }
+#endif
+  if (schema == NULL)
+    g_error ("The GSettings schema %s is not installed (run `ninja install`, or set "
+             "GSETTINGS_SCHEMA_DIR to a directory holding the compiled schema)", ODORI_APPLICATION_ID);
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+/* The window to open a file in: the untouched sample window if there is one. */
+static OdoriWindow *
+reusable_window (OdoriApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (ODORI_IS_WINDOW (l->data))
+      {
+        OdoriDocument *doc = odori_window_get_document (l->data);
+
+        if (odori_document_get_is_sample (doc) && !odori_document_get_dirty (doc))
+          return l->data;
+      }
+  return NULL;
+}
+
+OdoriWindow *
+odori_application_new_window (OdoriApplication *self)
+{
+  g_return_val_if_fail (ODORI_IS_APPLICATION (self), NULL);
+
+  return odori_window_new (GTK_APPLICATION (self));
+}
+
+static void
+offer_recovery_once (OdoriApplication *self,
+                     OdoriWindow      *window)
+{
+  if (self->offered_recovery)
+    return;
+  self->offered_recovery = TRUE;
+  odori_window_offer_recovery (window);
+}
+
+/* --screenshot: the whole window as PNG once the dance has been drawn, then quit. */
+
+typedef struct
+{
+  OdoriApplication *app;
+  OdoriWindow      *window;
+  char             *path;
+  guint             frame;
+  char             *select;
+  guint             ticks;
+} Screenshot;
+
+static void
+screenshot_free (Screenshot *shot)
+{
+  g_free (shot->path);
+  g_free (shot->select);
+  g_free (shot);
+}
+
+GdkTexture *
+odori_render_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  GtkNative *native;
+  int width, height;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+
+  native = gtk_widget_get_native (widget);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  if (native == NULL || width <= 0 || height <= 0)
+    return NULL;
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    return NULL;
+  return gsk_renderer_render_texture (gtk_native_get_renderer (native), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+static gboolean
+screenshot_step_cb (gpointer data)
+{
+  Screenshot *shot = data;
+  g_autoptr(GdkTexture) texture = NULL;
+  OdoriDocument *doc = odori_window_get_document (shot->window);
+
+  /* Settle: the window mapped, laid out and the viewport drawn a few times. */
+  if (++shot->ticks == 3)
+    {
+      if (shot->select != NULL)
+        odori_library_view_select_symbol (shot->window->library_view, shot->select);
+      odori_document_set_playing (doc, FALSE);
+      if (shot->frame > 0)
+        odori_document_set_frame (doc, shot->frame);
+    }
+  if (shot->ticks < 8)
+    return G_SOURCE_CONTINUE;
+
+  texture = odori_render_widget (GTK_WIDGET (shot->window));
+  if (texture == NULL || !gdk_texture_save_to_png (texture, shot->path))
+    g_printerr (_("Cannot write the screenshot %s\n"), shot->path);
+  else
+    g_print ("SCREENSHOT %s\n", shot->path);
+  g_application_release (G_APPLICATION (shot->app));
+  gtk_window_destroy (GTK_WINDOW (shot->window));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_screenshot (OdoriApplication *self,
+                     OdoriWindow      *window,
+                     const char       *path,
+                     int               frame,
+                     const char       *select)
+{
+  Screenshot *shot = g_new0 (Screenshot, 1);
+
+  shot->app = self;
+  shot->window = window;
+  shot->path = g_strdup (path);
+  shot->frame = frame > 0 ? (guint) frame : 0;
+  shot->select = g_strdup (select);
+  g_application_hold (G_APPLICATION (self));
+  g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, 250, screenshot_step_cb, shot, (GDestroyNotify) screenshot_free);
+}
+
+/* Command line */
+
+static int
+odori_application_command_line (GApplication            *app,
+                                GApplicationCommandLine *cmdline)
+{
+  OdoriApplication *self = ODORI_APPLICATION (app);
+  GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
+  const char *library = NULL;
+  const char *screenshot = NULL;
+  const char *select = NULL;
+  g_autofree const char **remaining = NULL;
+  g_autoptr(GFile) score_file = NULL;
+  g_autoptr(GFile) library_file = NULL;
+  OdoriWindow *window = NULL;
+  int frame = 0;
+
+  g_variant_dict_lookup (options, "library", "^&ay", &library);
+  g_variant_dict_lookup (options, "screenshot", "^&ay", &screenshot);
+  g_variant_dict_lookup (options, "select", "&s", &select);
+  g_variant_dict_lookup (options, "frame", "i", &frame);
+  g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &remaining);
+
+  if (remaining != NULL && remaining[0] != NULL && remaining[1] != NULL)
+    {
+      g_application_command_line_printerr (cmdline, _("odori opens one score at a time (%s, %s, …)\n"),
+                                           remaining[0], remaining[1]);
+      return EXIT_FAILURE;
+    }
+  if (remaining != NULL && remaining[0] != NULL)
+    score_file = g_application_command_line_create_file_for_arg (cmdline, remaining[0]);
+  if (library != NULL)
+    library_file = g_application_command_line_create_file_for_arg (cmdline, library);
+
+  if (score_file == NULL && library_file == NULL && screenshot == NULL)
+    {
+      GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+      if (active != NULL)
+        {
+          gtk_window_present (active);
+          return EXIT_SUCCESS;
+        }
+    }
+
+  if (screenshot == NULL)
+    window = reusable_window (self);
+  if (window == NULL)
+    window = odori_application_new_window (self);
+
+  if (score_file != NULL)
+    {
+      if (!odori_window_open_score (window, score_file, library_file) &&
+          odori_document_get_score (odori_window_get_document (window)) == NULL)
+        odori_window_load_sample (window);
+    }
+  else if (library_file != NULL)
+    odori_window_open_library (window, library_file);
+  else if (odori_document_get_score (odori_window_get_document (window)) == NULL)
+    odori_window_load_sample (window);
+
+  gtk_window_present (GTK_WINDOW (window));
+  if (screenshot != NULL)
+    schedule_screenshot (self, window, screenshot, frame, select);
+  else
+    offer_recovery_once (self, window);
+  return EXIT_SUCCESS;
+}
+
+static int
+odori_application_handle_local_options (GApplication *app,
+                                        GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("odori %s\n", PACKAGE_VERSION);
+      return EXIT_SUCCESS;
+    }
+  return -1;
+}
+
+/* Actions */
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  OdoriApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (self->preferences == NULL)
+    {
+      self->preferences = odori_preferences_window_new (parent);
+      g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
+    }
+  gtk_window_present (self->preferences);
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  OdoriApplication *self = user_data;
+  static const char *authors[] = { "The Odori authors", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                         "program-name", "Odori",
+                         "logo-icon-name", ODORI_APPLICATION_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Compose dances body part by body part, and see them at once in 3D."),
+                         "authors", authors,
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         /* Translators: put your names here, one per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  OdoriApplication *self = user_data;
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  /* Each window asks about its own unsaved work; the application ends with the last. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+}
+
+static const GActionEntry app_entries[] = {
+  { "preferences", preferences_action },
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+odori_application_startup (GApplication *app)
+{
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "win.open", { "<Control>o", NULL } },
+    { "win.save", { "<Control>s", NULL } },
+    { "win.save-as", { "<Control><Shift>s", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+    { "win.open-library", { "<Control>l", NULL } },
+    { "win.import-capture", { "<Control>i", NULL } },
+    { "win.focus-search", { "<Control>f", NULL } },
+    { "win.close", { "<Control>w", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+  };
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+  odori_resources_ensure ();
+  G_APPLICATION_CLASS (odori_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  gtk_css_provider_load_from_resource (css, "/org/odori/Odori/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_window_set_default_icon_name (ODORI_APPLICATION_ID);
+}
+
+static void
+odori_application_activate (GApplication *app)
+{
+  OdoriApplication *self = ODORI_APPLICATION (app);
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+  OdoriWindow *window;
+
+  if (active != NULL)
+    {
+      gtk_window_present (active);
+      return;
+    }
+  window = odori_application_new_window (self);
+  odori_window_load_sample (window);
+  gtk_window_present (GTK_WINDOW (window));
+  offer_recovery_once (self, window);
+}
+
+static void
+odori_application_class_init (OdoriApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = odori_application_startup;
+  app_class->activate = odori_application_activate;
+  app_class->command_line = odori_application_command_line;
+  app_class->handle_local_options = odori_application_handle_local_options;
+
+  odori_resources_ensure ();
+}
+
+static void
+odori_application_init (OdoriApplication *self)
+{
+  static const GOptionEntry entries[] = {
+    { "library", 'l', 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Open the motion library LIBRARY (a motion.dat)"), N_("LIBRARY") },
+    { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+    { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+      N_("Write a PNG of the window once the dance shows, then close it"), N_("FILE") },
+    { "frame", 0, 0, G_OPTION_ARG_INT, NULL, N_("With --screenshot: show frame N"), N_("N") },
+    { "select", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("With --screenshot: select the motion SYMBOL in the library"), N_("SYMBOL") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[SCORE.dds]") },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[SCORE.dds]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Compose dances body part by body part. With no score, "
+                                              "Odori opens its sample dance."));
+}
+
+OdoriApplication *
+odori_application_new (GApplicationFlags extra_flags)
+{
+  return g_object_new (ODORI_TYPE_APPLICATION,
+                       "application-id", ODORI_APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | extra_flags,
+                       "resource-base-path", "/org/odori/Odori",
+                       NULL);
+}

@@ -1,0 +1,631 @@
+/* odori-library-view.c: the motion library browser
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * GtkTreeListModel over the library's class items, every level filtered by one
+ * GtkCustomFilter, in a GtkListView with GtkTreeExpander rows (sysprof-callgraph-view).
+ * Activating a motion (double-click, Enter) asks for its preview; rows are drag sources
+ * carrying the motion (the item and its score symbol as text).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "odori-library-view.h"
+
+/* Libraries up to this many motions open fully expanded. */
+#define AUTOEXPAND_MAX_MOTIONS 200
+
+struct _OdoriLibraryView
+{
+  GtkWidget           parent_instance;
+
+  OdoriDocument      *document;
+  GSignalGroup       *document_signals;
+
+  GListModel         *library;       /* OdoriLibraryItem classes */
+  GtkFilter          *filter;
+  GtkTreeListModel   *rows;
+  GtkSingleSelection *selection;
+  char               *needle;        /* folded search text */
+  guint               n_motions;
+  gboolean            setting_text;
+
+  GtkSearchEntry     *search_entry;
+  GtkListView        *list_view;
+  GtkLabel           *empty_label;
+  GtkLabel           *details_title;
+  GtkGrid            *details_grid;
+  GtkLabel           *code_label;
+  GtkLabel           *frames_label;
+  GtkLabel           *seconds_label;
+  GtkLabel           *description_label;
+  GtkButton          *preview_button;
+};
+
+G_DEFINE_FINAL_TYPE (OdoriLibraryView, odori_library_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  N_PROPS
+};
+
+enum {
+  PREVIEW_MOTION,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static gboolean
+filter_cb (gpointer item,
+           gpointer user_data)
+{
+  OdoriLibraryView *self = user_data;
+
+  return odori_library_item_matches_deep (item, self->needle);
+}
+
+static GListModel *
+create_children_cb (gpointer item,
+                    gpointer user_data)
+{
+  OdoriLibraryView *self = user_data;
+  GListModel *children = odori_library_item_get_children (item);
+
+  if (children == NULL)
+    return NULL;
+  return G_LIST_MODEL (gtk_filter_list_model_new (g_object_ref (children), g_object_ref (self->filter)));
+}
+
+static guint
+count_motions (GListModel *classes)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (classes); i++)
+    {
+      g_autoptr(OdoriLibraryItem) klass = g_list_model_get_item (classes, i);
+      GListModel *shows = odori_library_item_get_children (klass);
+
+      for (guint j = 0; j < g_list_model_get_n_items (shows); j++)
+        {
+          g_autoptr(OdoriLibraryItem) show = g_list_model_get_item (shows, j);
+
+          n += g_list_model_get_n_items (odori_library_item_get_children (show));
+        }
+    }
+  return n;
+}
+
+static void
+rebuild_rows (OdoriLibraryView *self)
+{
+  gboolean searching = self->needle != NULL && self->needle[0] != '\0';
+  GListModel *root;
+  GtkTreeListModel *rows;
+
+  if (self->library == NULL)
+    {
+      g_clear_object (&self->rows);
+      gtk_single_selection_set_model (self->selection, NULL);
+      gtk_widget_set_visible (GTK_WIDGET (self->empty_label), FALSE);
+      return;
+    }
+  root = G_LIST_MODEL (gtk_filter_list_model_new (g_object_ref (self->library), g_object_ref (self->filter)));
+  rows = gtk_tree_list_model_new (root, FALSE,
+                                  searching || self->n_motions <= AUTOEXPAND_MAX_MOTIONS,
+                                  create_children_cb, self, NULL);
+  g_set_object (&self->rows, rows);
+  g_object_unref (rows);
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->rows));
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_label),
+                          g_list_model_get_n_items (G_LIST_MODEL (self->rows)) == 0);
+}
+
+static void
+reload_library (OdoriLibraryView *self)
+{
+  OdoriIndex *index = self->document ? odori_document_get_index (self->document) : NULL;
+
+  g_clear_object (&self->library);
+  self->n_motions = 0;
+  if (index != NULL)
+    {
+      self->library = odori_library_model_new (index);
+      self->n_motions = count_motions (self->library);
+    }
+  rebuild_rows (self);
+}
+
+static void
+on_index_changed_cb (OdoriLibraryView *self)
+{
+  reload_library (self);
+}
+
+static OdoriLibraryItem *
+item_of_row (gpointer row)
+{
+  if (!GTK_IS_TREE_LIST_ROW (row))
+    return NULL;
+  return gtk_tree_list_row_get_item (row);
+}
+
+static char *
+format_seconds (double seconds)
+{
+  /* Translators: a duration in seconds */
+  return g_strdup_printf (_("%.2f s"), seconds);
+}
+
+static void
+show_details (OdoriLibraryView *self,
+              OdoriLibraryItem *item)
+{
+  OdoriLibraryItemKind kind = item ? odori_library_item_get_kind (item) : ODORI_LIBRARY_ITEM_CLASS;
+  gboolean is_motion = item != NULL && kind == ODORI_LIBRARY_ITEM_MOTION;
+  const char *description = item ? odori_library_item_get_description (item) : NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->details_grid), item != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->preview_button), is_motion);
+  if (item == NULL)
+    {
+      gtk_label_set_text (self->details_title, _("Select a motion"));
+      gtk_label_set_text (self->description_label, "");
+      return;
+    }
+  gtk_label_set_text (self->details_title, odori_library_item_get_name (item));
+  gtk_label_set_text (self->description_label, description ? description : "");
+  if (is_motion)
+    {
+      OdoriIndexMotion *motion = odori_library_item_get_motion (item);
+      OdoriIndexShow *show = odori_library_item_get_show (item);
+      g_autofree char *symbol = odori_library_item_dup_symbol (item);
+      g_autofree char *frames = NULL;
+      g_autoptr(GError) error = NULL;
+      guint n = motion->last - motion->first + 1;
+      OdoriMotion *file = odori_document_load_show (self->document, show, &error);
+
+      gtk_label_set_text (self->code_label, symbol);
+      /* Translators: "81 (frames 1–81 of te.bva)" */
+      frames = g_strdup_printf (_("%u (frames %u–%u of %s)"), n, motion->first, motion->last, show->file);
+      gtk_label_set_text (self->frames_label, frames);
+      if (file != NULL)
+        {
+          g_autofree char *seconds = format_seconds (n * file->frame_time);
+
+          gtk_label_set_text (self->seconds_label, seconds);
+        }
+      else
+        gtk_label_set_text (self->seconds_label, error->message);
+    }
+  else
+    {
+      GListModel *children = odori_library_item_get_children (item);
+      guint n = children ? g_list_model_get_n_items (children) : 0;
+      g_autofree char *count = NULL;
+
+      gtk_label_set_text (self->code_label, odori_library_item_get_code (item));
+      if (kind == ODORI_LIBRARY_ITEM_CLASS)
+        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u show", "%u shows", n), n);
+      else
+        count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u motion", "%u motions", n), n);
+      gtk_label_set_text (self->frames_label, count);
+      gtk_label_set_text (self->seconds_label,
+                          kind == ODORI_LIBRARY_ITEM_SHOW ? odori_library_item_get_show (item)->file : "");
+    }
+}
+
+static void
+on_selection_changed_cb (OdoriLibraryView *self)
+{
+  g_autoptr(OdoriLibraryItem) item = odori_library_view_dup_selected (self);
+
+  show_details (self, item);
+}
+
+static void
+on_search_changed_cb (OdoriLibraryView *self)
+{
+  if (self->setting_text)
+    return;
+  odori_library_view_set_search (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
+static void
+on_stop_search_cb (OdoriLibraryView *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+}
+
+static void
+request_preview (OdoriLibraryView *self,
+                 OdoriLibraryItem *item)
+{
+  if (item != NULL && odori_library_item_get_kind (item) == ODORI_LIBRARY_ITEM_MOTION)
+    g_signal_emit (self, signals[PREVIEW_MOTION], 0, item);
+}
+
+static void
+on_list_activate_cb (OdoriLibraryView *self,
+                     guint             position)
+{
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  g_autoptr(OdoriLibraryItem) item = item_of_row (row);
+
+  if (item == NULL)
+    return;
+  if (odori_library_item_get_kind (item) == ODORI_LIBRARY_ITEM_MOTION)
+    request_preview (self, item);
+  else
+    gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+}
+
+static void
+on_preview_clicked_cb (OdoriLibraryView *self)
+{
+  g_autoptr(OdoriLibraryItem) item = odori_library_view_dup_selected (self);
+
+  request_preview (self, item);
+}
+
+/* Rows */
+
+static GdkContentProvider *
+on_drag_prepare_cb (GtkDragSource *source,
+                    double         x,
+                    double         y,
+                    gpointer       user_data)
+{
+  GtkWidget *expander = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (source));
+  g_autoptr(OdoriLibraryItem) item = gtk_tree_expander_get_item (GTK_TREE_EXPANDER (expander));
+  g_autofree char *symbol = NULL;
+  GdkContentProvider *providers[2];
+
+  if (item == NULL || odori_library_item_get_kind (item) != ODORI_LIBRARY_ITEM_MOTION)
+    return NULL;
+  symbol = odori_library_item_dup_symbol (item);
+  providers[0] = gdk_content_provider_new_typed (ODORI_TYPE_LIBRARY_ITEM, item);
+  providers[1] = gdk_content_provider_new_typed (G_TYPE_STRING, symbol);
+  return gdk_content_provider_new_union (providers, G_N_ELEMENTS (providers));
+}
+
+static void
+on_drag_begin_cb (GtkDragSource *source,
+                  GdkDrag       *drag,
+                  gpointer       user_data)
+{
+  GtkWidget *expander = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (source));
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander)));
+
+  gtk_drag_source_set_icon (source, paintable, 0, 0);
+}
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *name = gtk_label_new (NULL);
+  GtkWidget *code = gtk_label_new (NULL);
+  GtkDragSource *drag = gtk_drag_source_new ();
+
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (name, TRUE);
+  gtk_widget_add_css_class (code, "dim-label");
+  gtk_widget_add_css_class (code, "motion-code");
+  gtk_box_append (GTK_BOX (box), name);
+  gtk_box_append (GTK_BOX (box), code);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+
+  gtk_drag_source_set_actions (drag, GDK_ACTION_COPY);
+  g_signal_connect (drag, "prepare", G_CALLBACK (on_drag_prepare_cb), NULL);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin_cb), NULL);
+  gtk_widget_add_controller (expander, GTK_EVENT_CONTROLLER (drag));
+
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *name = gtk_widget_get_first_child (box);
+  GtkWidget *code = gtk_widget_get_last_child (box);
+  g_autoptr(OdoriLibraryItem) item = gtk_tree_list_row_get_item (row);
+  OdoriLibraryItemKind kind = odori_library_item_get_kind (item);
+  const char *description = odori_library_item_get_description (item);
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  gtk_label_set_text (GTK_LABEL (name), odori_library_item_get_name (item));
+  gtk_label_set_text (GTK_LABEL (code), odori_library_item_get_code (item));
+  gtk_widget_set_tooltip_text (box, description);
+  if (kind == ODORI_LIBRARY_ITEM_CLASS)
+    gtk_widget_add_css_class (name, "library-class");
+  else
+    gtk_widget_remove_css_class (name, "library-class");
+  if (kind == ODORI_LIBRARY_ITEM_SHOW)
+    gtk_widget_add_css_class (name, "library-show");
+  else
+    gtk_widget_remove_css_class (name, "library-show");
+}
+
+static void
+unbind_row_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
+}
+
+/* GObject */
+
+static void
+odori_library_view_dispose (GObject *object)
+{
+  OdoriLibraryView *self = ODORI_LIBRARY_VIEW (object);
+  GtkWidget *child;
+
+  if (self->list_view != NULL)
+    gtk_list_view_set_model (self->list_view, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), ODORI_TYPE_LIBRARY_VIEW);
+  /* GTK 4.8 only drops the bound children: unparent the others too. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->document_signals);
+  g_clear_object (&self->document);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->library);
+  g_clear_object (&self->filter);
+  G_OBJECT_CLASS (odori_library_view_parent_class)->dispose (object);
+}
+
+static void
+odori_library_view_finalize (GObject *object)
+{
+  OdoriLibraryView *self = ODORI_LIBRARY_VIEW (object);
+
+  g_free (self->needle);
+  G_OBJECT_CLASS (odori_library_view_parent_class)->finalize (object);
+}
+
+static void
+odori_library_view_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  OdoriLibraryView *self = ODORI_LIBRARY_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+odori_library_view_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  OdoriLibraryView *self = ODORI_LIBRARY_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      odori_library_view_set_document (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+odori_library_view_class_init (OdoriLibraryViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = odori_library_view_dispose;
+  object_class->finalize = odori_library_view_finalize;
+  object_class->get_property = odori_library_view_get_property;
+  object_class->set_property = odori_library_view_set_property;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, ODORI_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* A motion was double-clicked (or Enter, or Preview): show it alone. */
+  signals[PREVIEW_MOTION] = g_signal_new ("preview-motion",
+                                          G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 1, ODORI_TYPE_LIBRARY_ITEM);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/odori/Odori/odori-library-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, list_view);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, details_title);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, details_grid);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, code_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, frames_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, seconds_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, description_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, preview_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_list_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_preview_clicked_cb);
+  gtk_widget_class_set_css_name (widget_class, "odori-library-view");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+odori_library_view_init (OdoriLibraryView *self)
+{
+  GtkListItemFactory *factory;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->filter = GTK_FILTER (gtk_custom_filter_new (filter_cb, self, NULL));
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (on_selection_changed_cb), self, G_CONNECT_SWAPPED);
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), NULL);
+  gtk_list_view_set_factory (self->list_view, factory);
+  g_object_unref (factory);
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+
+  self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
+  g_signal_group_connect_object (self->document_signals, "notify::index",
+                                 G_CALLBACK (on_index_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_search_entry_set_key_capture_widget (self->search_entry, NULL);
+  show_details (self, NULL);
+}
+
+GtkWidget *
+odori_library_view_new (void)
+{
+  return g_object_new (ODORI_TYPE_LIBRARY_VIEW, NULL);
+}
+
+OdoriDocument *
+odori_library_view_get_document (OdoriLibraryView *self)
+{
+  g_return_val_if_fail (ODORI_IS_LIBRARY_VIEW (self), NULL);
+  return self->document;
+}
+
+void
+odori_library_view_set_document (OdoriLibraryView *self,
+                                 OdoriDocument    *document)
+{
+  g_return_if_fail (ODORI_IS_LIBRARY_VIEW (self));
+  g_return_if_fail (document == NULL || ODORI_IS_DOCUMENT (document));
+
+  if (!g_set_object (&self->document, document))
+    return;
+  g_signal_group_set_target (self->document_signals, document);
+  reload_library (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+void
+odori_library_view_set_search (OdoriLibraryView *self,
+                               const char       *text)
+{
+  g_autofree char *needle = NULL;
+
+  g_return_if_fail (ODORI_IS_LIBRARY_VIEW (self));
+
+  {
+    g_autofree char *stripped = g_strstrip (g_strdup (text ? text : ""));
+
+    needle = odori_library_fold (stripped);
+  }
+  /* Setting the entry's text passes through "" (deleting the old text), and the entry
+   * reports that at once: ignore its echo. */
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text ? text : "") != 0)
+    {
+      self->setting_text = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text ? text : "");
+      self->setting_text = FALSE;
+    }
+  if (g_strcmp0 (needle, self->needle) == 0)
+    return;
+  g_free (self->needle);
+  self->needle = g_steal_pointer (&needle);
+  rebuild_rows (self);
+}
+
+GListModel *
+odori_library_view_get_rows (OdoriLibraryView *self)
+{
+  g_return_val_if_fail (ODORI_IS_LIBRARY_VIEW (self), NULL);
+  return G_LIST_MODEL (self->rows);
+}
+
+OdoriLibraryItem *
+odori_library_view_dup_selected (OdoriLibraryView *self)
+{
+  gpointer row;
+
+  g_return_val_if_fail (ODORI_IS_LIBRARY_VIEW (self), NULL);
+
+  row = gtk_single_selection_get_selected_item (self->selection);
+  return item_of_row (row);
+}
+
+gboolean
+odori_library_view_select_symbol (OdoriLibraryView *self,
+                                  const char       *symbol)
+{
+  g_autoptr(GError) error = NULL;
+  OdoriIndexMotion *motion;
+  OdoriIndex *index;
+  guint n;
+
+  g_return_val_if_fail (ODORI_IS_LIBRARY_VIEW (self), FALSE);
+  g_return_val_if_fail (symbol != NULL, FALSE);
+
+  index = self->document ? odori_document_get_index (self->document) : NULL;
+  if (index == NULL || self->rows == NULL)
+    return FALSE;
+  motion = odori_index_lookup (index, symbol, &error);
+  if (motion == NULL)
+    return FALSE;
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), i);
+      g_autoptr(OdoriLibraryItem) item = item_of_row (row);
+
+      if (item != NULL && odori_library_item_get_motion (item) == motion)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+void
+odori_library_view_focus_search (OdoriLibraryView *self)
+{
+  g_return_if_fail (ODORI_IS_LIBRARY_VIEW (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+GtkListView *
+odori_library_view_get_list_view (OdoriLibraryView *self)
+{
+  g_return_val_if_fail (ODORI_IS_LIBRARY_VIEW (self), NULL);
+  return self->list_view;
+}

@@ -1,0 +1,446 @@
+/* odori-viewport.c: the 3D view of the dance (a GtkGLArea over OdoriRenderer)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every GL call lives in the renderer (src/render); this widget owns the context's
+ * life cycle (gtkgears.c, gtkshadertoy.c), forwards the document's display motion and
+ * frame, and turns mouse gestures into camera moves: drag orbits, Shift+drag or the
+ * middle button pans, the wheel zooms.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "odori-viewport.h"
+
+struct _OdoriViewport
+{
+  GtkGLArea       parent_instance;
+
+  OdoriDocument  *document;
+  GSignalGroup   *document_signals;
+  OdoriRenderer  *renderer;
+  OdoriMotion    *shown_motion;     /* only compared, never dereferenced */
+  OdoriView       view;
+  gboolean        show_skin;
+  gboolean        panning;
+  double          last_dx;
+  double          last_dy;
+  guint           n_renders;
+  int             drawn_scale;
+};
+
+G_DEFINE_FINAL_TYPE (OdoriViewport, odori_viewport, GTK_TYPE_GL_AREA)
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Odori's muscle bulge catalogue: $ODORI_DATADIR, the source tree (uninstalled runs),
+ * then the installed data directory; loaded once, NULL when there is none. */
+static OdoriBulgeSet *
+default_bulges (void)
+{
+  static OdoriBulgeSet *bulges;
+  static gboolean tried;
+  const char *dirs[] = {
+    g_getenv ("ODORI_DATADIR"),
+#ifdef ODORI_SOURCE_DATADIR
+    ODORI_SOURCE_DATADIR,
+#endif
+    ODORI_DATADIR,
+  };
+
+  if (tried)
+    return bulges;
+  tried = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (dirs) && bulges == NULL; i++)
+    if (dirs[i] != NULL && dirs[i][0] != '\0')
+      {
+        g_autofree char *path = g_build_filename (dirs[i], "bulge_types", NULL);
+
+        if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+          bulges = odori_bulge_set_load (path, NULL);
+      }
+  return bulges;
+}
+
+/* Hands the document's display motion to the renderer; a new motion is framed whole. */
+static void
+push_motion (OdoriViewport *self)
+{
+  OdoriMotion *motion = self->document ? odori_document_get_display_motion (self->document) : NULL;
+  OdoriSkeleton *skeleton = self->document ? odori_document_get_display_skeleton (self->document) : NULL;
+
+  if (self->renderer == NULL)
+    return;
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  odori_renderer_set_motion (self->renderer, motion, skeleton);
+  if (motion != self->shown_motion)
+    {
+      odori_renderer_set_view (self->renderer, self->view);
+      odori_renderer_frame_all (self->renderer);
+    }
+  self->shown_motion = motion;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+static void
+on_motion_changed_cb (OdoriViewport *self)
+{
+  push_motion (self);
+}
+
+static void
+on_frame_changed_cb (OdoriViewport *self)
+{
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+static void
+odori_viewport_realize (GtkWidget *widget)
+{
+  OdoriViewport *self = ODORI_VIEWPORT (widget);
+  g_autoptr(GError) error = NULL;
+
+  GTK_WIDGET_CLASS (odori_viewport_parent_class)->realize (widget);
+
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  if (gtk_gl_area_get_error (GTK_GL_AREA (self)) != NULL)
+    return;
+  self->renderer = odori_renderer_new (&error);
+  if (self->renderer == NULL)
+    {
+      gtk_gl_area_set_error (GTK_GL_AREA (self), error);
+      return;
+    }
+  odori_renderer_set_bulges (self->renderer, default_bulges ());
+  odori_renderer_set_show_skin (self->renderer, self->show_skin);
+  odori_renderer_set_show_bulges (self->renderer, self->show_skin);
+  self->shown_motion = NULL;
+  push_motion (self);
+}
+
+static void
+odori_viewport_unrealize (GtkWidget *widget)
+{
+  OdoriViewport *self = ODORI_VIEWPORT (widget);
+
+  /* The renderer deletes its GL objects: the context must still be current. */
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  g_clear_pointer (&self->renderer, odori_renderer_free);
+  GTK_WIDGET_CLASS (odori_viewport_parent_class)->unrealize (widget);
+}
+
+static gboolean
+odori_viewport_render (GtkGLArea    *area,
+                       GdkGLContext *context)
+{
+  OdoriViewport *self = ODORI_VIEWPORT (area);
+  g_autoptr(GError) error = NULL;
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  int width = gtk_widget_get_width (GTK_WIDGET (self)) * scale;
+  int height = gtk_widget_get_height (GTK_WIDGET (self)) * scale;
+
+  if (self->renderer == NULL || gtk_gl_area_get_error (area) != NULL)
+    return FALSE;
+  if (self->document != NULL && odori_document_get_display_motion (self->document) != NULL)
+    odori_renderer_set_frame (self->renderer, odori_document_get_frame (self->document) - 1);
+  if (!odori_renderer_draw (self->renderer, width, height, &error))
+    {
+      gtk_gl_area_set_error (area, error);
+      return FALSE;
+    }
+  self->drawn_scale = scale;
+  self->n_renders++;
+  return TRUE;
+}
+
+/* Mouse */
+
+static void
+on_drag_begin_cb (GtkGestureDrag *gesture,
+                  double          x,
+                  double          y,
+                  OdoriViewport  *self)
+{
+  guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  self->panning = button == GDK_BUTTON_MIDDLE || (state & GDK_SHIFT_MASK) != 0;
+  self->last_dx = 0;
+  self->last_dy = 0;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+static void
+on_drag_update_cb (GtkGestureDrag *gesture,
+                   double          dx,
+                   double          dy,
+                   OdoriViewport  *self)
+{
+  double ddx = dx - self->last_dx;
+  double ddy = dy - self->last_dy;
+
+  self->last_dx = dx;
+  self->last_dy = dy;
+  if (self->panning)
+    odori_viewport_pan (self, ddx, ddy);
+  else
+    odori_viewport_orbit (self, -ddx * 0.4, -ddy * 0.4);
+}
+
+static gboolean
+on_scroll_cb (GtkEventControllerScroll *controller,
+              double                    dx,
+              double                    dy,
+              OdoriViewport            *self)
+{
+  odori_viewport_zoom (self, pow (1.1, -dy));
+  return TRUE;
+}
+
+/* GObject */
+
+static void
+odori_viewport_dispose (GObject *object)
+{
+  OdoriViewport *self = ODORI_VIEWPORT (object);
+
+  g_clear_object (&self->document_signals);
+  g_clear_object (&self->document);
+  G_OBJECT_CLASS (odori_viewport_parent_class)->dispose (object);
+}
+
+static void
+odori_viewport_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  OdoriViewport *self = ODORI_VIEWPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+odori_viewport_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  OdoriViewport *self = ODORI_VIEWPORT (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      odori_viewport_set_document (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+odori_viewport_class_init (OdoriViewportClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkGLAreaClass *area_class = GTK_GL_AREA_CLASS (klass);
+
+  object_class->dispose = odori_viewport_dispose;
+  object_class->get_property = odori_viewport_get_property;
+  object_class->set_property = odori_viewport_set_property;
+  widget_class->realize = odori_viewport_realize;
+  widget_class->unrealize = odori_viewport_unrealize;
+  area_class->render = odori_viewport_render;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, ODORI_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_css_name (widget_class, "odori-viewport");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+odori_viewport_init (OdoriViewport *self)
+{
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+
+  self->view = ODORI_VIEW_THREE_QUARTER;
+  self->show_skin = TRUE;
+
+  gtk_gl_area_set_required_version (GTK_GL_AREA (self), 3, 3);
+  gtk_gl_area_set_use_es (GTK_GL_AREA (self), FALSE);
+  gtk_gl_area_set_has_depth_buffer (GTK_GL_AREA (self), TRUE);
+  gtk_gl_area_set_auto_render (GTK_GL_AREA (self), FALSE);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 240, 180);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("3D view of the dance"),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("Drag to orbit, Shift+drag or middle button to pan, scroll to zoom, F to frame all"),
+                                  -1);
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), 0);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin_cb), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+
+  self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
+  g_signal_group_connect_object (self->document_signals, "motion-changed",
+                                 G_CALLBACK (on_motion_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "notify::frame",
+                                 G_CALLBACK (on_frame_changed_cb), self, G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+odori_viewport_new (void)
+{
+  return g_object_new (ODORI_TYPE_VIEWPORT, NULL);
+}
+
+OdoriDocument *
+odori_viewport_get_document (OdoriViewport *self)
+{
+  g_return_val_if_fail (ODORI_IS_VIEWPORT (self), NULL);
+  return self->document;
+}
+
+void
+odori_viewport_set_document (OdoriViewport *self,
+                             OdoriDocument *document)
+{
+  g_return_if_fail (ODORI_IS_VIEWPORT (self));
+  g_return_if_fail (document == NULL || ODORI_IS_DOCUMENT (document));
+
+  if (!g_set_object (&self->document, document))
+    return;
+  g_signal_group_set_target (self->document_signals, document);
+  push_motion (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+void
+odori_viewport_set_view (OdoriViewport *self,
+                         OdoriView      view)
+{
+  g_return_if_fail (ODORI_IS_VIEWPORT (self));
+
+  self->view = view;
+  if (self->renderer == NULL)
+    return;
+  odori_renderer_set_view (self->renderer, view);
+  odori_renderer_frame_all (self->renderer);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+odori_viewport_frame_all (OdoriViewport *self)
+{
+  g_return_if_fail (ODORI_IS_VIEWPORT (self));
+
+  if (self->renderer == NULL)
+    return;
+  odori_renderer_frame_all (self->renderer);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+odori_viewport_set_show_skin (OdoriViewport *self,
+                              gboolean       show)
+{
+  g_return_if_fail (ODORI_IS_VIEWPORT (self));
+
+  self->show_skin = !!show;
+  if (self->renderer == NULL)
+    return;
+  odori_renderer_set_show_skin (self->renderer, self->show_skin);
+  odori_renderer_set_show_bulges (self->renderer, self->show_skin);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+odori_viewport_orbit (OdoriViewport *self,
+                      double         yaw_deg,
+                      double         pitch_deg)
+{
+  g_return_if_fail (ODORI_IS_VIEWPORT (self));
+
+  if (self->renderer == NULL)
+    return;
+  odori_renderer_orbit (self->renderer, (float) yaw_deg, (float) pitch_deg);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+odori_viewport_pan (OdoriViewport *self,
+                    double         dx,
+                    double         dy)
+{
+  int scale;
+
+  g_return_if_fail (ODORI_IS_VIEWPORT (self));
+
+  if (self->renderer == NULL)
+    return;
+  scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  odori_renderer_pan (self->renderer, (float) (dx * scale), (float) (dy * scale));
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+void
+odori_viewport_zoom (OdoriViewport *self,
+                     double         factor)
+{
+  g_return_if_fail (ODORI_IS_VIEWPORT (self));
+
+  if (self->renderer == NULL || !(factor > 0))
+    return;
+  odori_renderer_zoom (self->renderer, (float) factor);
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
+}
+
+gboolean
+odori_viewport_project (OdoriViewport *self,
+                        const float    world[3],
+                        float          widget_xy[2])
+{
+  float px[2];
+
+  g_return_val_if_fail (ODORI_IS_VIEWPORT (self), FALSE);
+
+  if (self->renderer == NULL || self->n_renders == 0)
+    return FALSE;
+  odori_renderer_project (self->renderer, world, px);
+  widget_xy[0] = px[0] / MAX (self->drawn_scale, 1);
+  widget_xy[1] = px[1] / MAX (self->drawn_scale, 1);
+  return TRUE;
+}
+
+guint
+odori_viewport_get_n_renders (OdoriViewport *self)
+{
+  g_return_val_if_fail (ODORI_IS_VIEWPORT (self), 0);
+  return self->n_renders;
+}

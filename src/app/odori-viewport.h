@@ -1,0 +1,44 @@
+/* odori-viewport.h: the 3D view of the dance (a GtkGLArea over OdoriRenderer)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "odori-document.h"
+#include "odori-renderer.h"
+
+G_BEGIN_DECLS
+
+#define ODORI_TYPE_VIEWPORT (odori_viewport_get_type ())
+
+G_DECLARE_FINAL_TYPE (OdoriViewport, odori_viewport, ODORI, VIEWPORT, GtkGLArea)
+
+GtkWidget      *odori_viewport_new             (void);
+OdoriDocument  *odori_viewport_get_document    (OdoriViewport *self);
+void            odori_viewport_set_document    (OdoriViewport *self,
+                                                OdoriDocument *document);
+void            odori_viewport_set_view        (OdoriViewport *self,
+                                                OdoriView      view);
+void            odori_viewport_frame_all       (OdoriViewport *self);
+void            odori_viewport_set_show_skin   (OdoriViewport *self,
+                                                gboolean       show);
+/* Orbit by degrees, pan by pixels, zoom by a factor (what the mouse does). */
+void            odori_viewport_orbit           (OdoriViewport *self,
+                                                double         yaw_deg,
+                                                double         pitch_deg);
+void            odori_viewport_pan             (OdoriViewport *self,
+                                                double         dx,
+                                                double         dy);
+void            odori_viewport_zoom            (OdoriViewport *self,
+                                                double         factor);
+/* Where a world point of the last frame drawn lands, in widget pixels (origin top
+ * left); FALSE before the first frame. */
+gboolean        odori_viewport_project         (OdoriViewport *self,
+                                                const float    world[3],
+                                                float          widget_xy[2]);
+/* Frames drawn so far (tests wait on it). */
+guint           odori_viewport_get_n_renders   (OdoriViewport *self);
+
+G_END_DECLS

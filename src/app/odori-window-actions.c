@@ -1,0 +1,874 @@
+/* odori-window-actions.c: the window's actions, file dialogs, export and closing
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * File dialogs are GtkFileChooserNative with a response callback (GTK 4.8; GTE 43.2
+ * editor-window-actions.c). Every action is reachable by keyboard: Ctrl accelerators
+ * are set by the application, bare keys (Space, arrows, Home/End, F, L, [ ]) are
+ * bindings of the window class, so a focused text entry or button takes them first.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "odori-application.h"
+#include "odori-import-dialog.h"
+#include "odori-window-private.h"
+#ifdef ODORI_HAVE_RENDER
+#include "odori-viewport.h"
+#endif
+
+#define MAX_RECENT 10
+
+static const double speeds[] = { 0.25, 0.5, 0.75, 1.0, 1.5, 2.0 };
+
+static void
+set_action_enabled (OdoriWindow *self,
+                    const char  *name,
+                    gboolean     enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  if (G_IS_SIMPLE_ACTION (action))
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+void
+_odori_window_update_actions (OdoriWindow *self)
+{
+  OdoriDocument *doc = self->document;
+  gboolean has_score = odori_document_get_score (doc) != NULL;
+  gboolean has_motion = odori_document_get_motion (doc) != NULL;
+  gboolean exporting = self->export != NULL;
+  gboolean playable = odori_document_get_n_frames (doc) > 1;
+  GAction *speed;
+
+  set_action_enabled (self, "save", has_score);
+  set_action_enabled (self, "save-as", has_score);
+  set_action_enabled (self, "export", has_motion && !exporting);
+  set_action_enabled (self, "cancel-export", exporting);
+  set_action_enabled (self, "stop-preview", odori_document_get_preview (doc) != NULL);
+  set_action_enabled (self, "import-capture", odori_document_get_index (doc) != NULL);
+  set_action_enabled (self, "play-pause", playable);
+  set_action_enabled (self, "step-forward", playable);
+  set_action_enabled (self, "step-back", playable);
+  set_action_enabled (self, "first-frame", playable);
+  set_action_enabled (self, "last-frame", playable);
+
+  speed = g_action_map_lookup_action (G_ACTION_MAP (self), "speed");
+  if (speed != NULL)
+    g_simple_action_set_state (G_SIMPLE_ACTION (speed), g_variant_new_double (odori_document_get_speed (doc)));
+}
+
+/* File choosers */
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char * const *patterns)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+static void
+add_all_files_filter (GtkFileChooser *chooser)
+{
+  add_filter (chooser, _("All files"), (const char *[]) { "*", NULL });
+}
+
+static GtkFileChooserNative *
+new_chooser (OdoriWindow          *self,
+             const char           *title,
+             GtkFileChooserAction  action,
+             const char           *accept)
+{
+  GtkFileChooserNative *native = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, _("_Cancel"));
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  return native;
+}
+
+/* Starts in the directory of the score, else of the library. */
+static void
+set_start_folder (OdoriWindow    *self,
+                  GtkFileChooser *chooser)
+{
+  const char *path = odori_document_get_path (self->document);
+  OdoriIndex *index = odori_document_get_index (self->document);
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) folder = NULL;
+
+  if (path != NULL)
+    dir = g_path_get_dirname (path);
+  else if (index != NULL && index->path != NULL && !odori_document_get_is_sample (self->document))
+    dir = g_path_get_dirname (index->path);
+  else
+    dir = g_strdup (g_get_home_dir ());
+  folder = g_file_new_for_path (dir);
+  gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+}
+
+/* A file name from the score's title: what a choreographer would type. */
+static char *
+suggested_name (OdoriWindow *self,
+                const char  *extension)
+{
+  const char *path = odori_document_get_path (self->document);
+  g_autofree char *base = NULL;
+  char *dot;
+
+  if (path != NULL)
+    base = g_path_get_basename (path);
+  else
+    base = odori_document_dup_title (self->document);
+  g_strdelimit (base, G_DIR_SEPARATOR_S ":", '-');
+  dot = strrchr (base, '.');
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  return g_strconcat (base, extension, NULL);
+}
+
+/* Open */
+
+static gboolean
+open_score_in_new_window (OdoriWindow *self,
+                          GFile       *file)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  OdoriWindow *window = odori_application_new_window (ODORI_APPLICATION (app));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path == NULL || !odori_document_open_score (window->document, path, NULL, &error))
+    {
+      g_autofree char *name = g_file_get_basename (file);
+      g_autofree char *title = g_strdup_printf (_("Cannot open “%s”"), name);
+
+      gtk_window_destroy (GTK_WINDOW (window));
+      _odori_window_show_error (self, GTK_MESSAGE_ERROR, title,
+                                error ? error->message : _("Only local files can be opened."), NULL);
+      return FALSE;
+    }
+  _odori_window_add_recent (window, odori_document_get_path (window->document));
+  gtk_window_present (GTK_WINDOW (window));
+  return TRUE;
+}
+
+/* Work in this window is never replaced: a score with changes stays, the new one gets
+ * its own window. */
+static void
+open_score_here_or_new (OdoriWindow *self,
+                        GFile       *file)
+{
+  if (odori_document_get_dirty (self->document))
+    open_score_in_new_window (self, file);
+  else
+    odori_window_open_score (self, file, NULL);
+}
+
+static void
+on_open_response_cb (GtkNativeDialog *native,
+                     int              response,
+                     OdoriWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+
+      open_score_here_or_new (self, file);
+    }
+  g_object_unref (native);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  GtkFileChooserNative *native = new_chooser (self, _("Open Score"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"));
+
+  add_filter (GTK_FILE_CHOOSER (native), _("Dance scores (DDS)"), (const char *[]) { "*.dds", "*.DDS", NULL });
+  add_all_files_filter (GTK_FILE_CHOOSER (native));
+  set_start_folder (self, GTK_FILE_CHOOSER (native));
+  g_signal_connect (native, "response", G_CALLBACK (on_open_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+open_recent_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (param, NULL));
+
+  open_score_here_or_new (self, file);
+}
+
+static void
+open_sample_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  if (odori_document_get_dirty (self->document))
+    {
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+      OdoriWindow *window = odori_application_new_window (ODORI_APPLICATION (app));
+
+      odori_window_load_sample (window);
+      gtk_window_present (GTK_WINDOW (window));
+      return;
+    }
+  odori_window_load_sample (self);
+}
+
+static void
+on_open_library_response_cb (GtkNativeDialog *native,
+                             int              response,
+                             OdoriWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+
+      odori_window_open_library (self, file);
+    }
+  g_object_unref (native);
+}
+
+static void
+open_library_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  GtkFileChooserNative *native =
+    new_chooser (self, _("Open Motion Library"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"));
+
+  add_filter (GTK_FILE_CHOOSER (native), _("Motion libraries (motion.dat)"),
+              (const char *[]) { "*.dat", "*.DAT", NULL });
+  add_all_files_filter (GTK_FILE_CHOOSER (native));
+  set_start_folder (self, GTK_FILE_CHOOSER (native));
+  g_signal_connect (native, "response", G_CALLBACK (on_open_library_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+/* Save */
+
+static void save_as (OdoriWindow *self,
+                     gboolean     close_after);
+
+static void
+on_save_as_response_cb (GtkNativeDialog *native,
+                        int              response,
+                        OdoriWindow     *self)
+{
+  gboolean close_after = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (native), "close-after"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+
+      if (odori_window_save_to (self, file) && close_after)
+        {
+          self->close_confirmed = TRUE;
+          gtk_window_close (GTK_WINDOW (self));
+        }
+    }
+  g_object_unref (native);
+}
+
+static void
+save_as (OdoriWindow *self,
+         gboolean     close_after)
+{
+  GtkFileChooserNative *native = new_chooser (self, _("Save Score"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"));
+  g_autofree char *name = suggested_name (self, ".dds");
+
+  add_filter (GTK_FILE_CHOOSER (native), _("Dance scores (DDS)"), (const char *[]) { "*.dds", "*.DDS", NULL });
+  set_start_folder (self, GTK_FILE_CHOOSER (native));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_object_set_data (G_OBJECT (native), "close-after", GINT_TO_POINTER (close_after));
+  g_signal_connect (native, "response", G_CALLBACK (on_save_as_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+/* Saves in place when the score has a home, else asks where. TRUE if saved now. */
+static gboolean
+save (OdoriWindow *self,
+      gboolean     close_after)
+{
+  const char *path = odori_document_get_path (self->document);
+  g_autoptr(GFile) file = NULL;
+
+  if (path == NULL || odori_document_get_is_sample (self->document))
+    {
+      save_as (self, close_after);
+      return FALSE;
+    }
+  file = g_file_new_for_path (path);
+  return odori_window_save_to (self, file);
+}
+
+static void
+save_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  save (user_data, FALSE);
+}
+
+static void
+save_as_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  save_as (user_data, FALSE);
+}
+
+/* Export */
+
+static gboolean
+export_poll_cb (gpointer data)
+{
+  OdoriWindow *self = data;
+
+  if (self->export != NULL)
+    gtk_progress_bar_set_fraction (self->export_progress, odori_export_get_fraction (self->export));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+export_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  OdoriWindow *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!odori_export_run_finish (ODORI_EXPORT (source), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *name = g_path_get_basename (odori_export_get_path (ODORI_EXPORT (source)));
+          g_autofree char *title = g_strdup_printf (_("Cannot export “%s”"), name);
+
+          _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
+        }
+      g_task_return_error (task, g_steal_pointer (&error));
+    }
+  else
+    g_task_return_boolean (task, TRUE);
+
+  g_clear_handle_id (&self->export_poll_id, g_source_remove);
+  g_clear_object (&self->export);
+  g_clear_object (&self->export_cancellable);
+  gtk_revealer_set_reveal_child (self->export_revealer, FALSE);
+  _odori_window_update_actions (self);
+}
+
+void
+odori_window_export (OdoriWindow         *self,
+                     GFile               *file,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(OdoriMotion) copy = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+  OdoriMotion *motion;
+
+  g_return_if_fail (ODORI_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, odori_window_export);
+  motion = odori_document_get_motion (self->document);
+  path = g_file_get_path (file);
+  if (self->export != NULL || motion == NULL || path == NULL)
+    {
+      const char *why = self->export != NULL ? _("An export is already running.")
+                        : motion == NULL ? _("The score does not compose: there is nothing to export.")
+                        : _("Only local files can be written.");
+
+      _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot export"), why, NULL);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", why);
+      return;
+    }
+
+  /* The worker writes a snapshot: edits meanwhile don't reach the file half-way. */
+  copy = odori_motion_copy (motion);
+  self->export = odori_export_new (copy, path);
+  self->export_cancellable = g_cancellable_new ();
+  name = g_path_get_basename (path);
+  /* Translators: %s is a file name */
+  label = g_strdup_printf (_("Exporting “%s”…"), name);
+  gtk_label_set_text (self->export_label, label);
+  gtk_progress_bar_set_fraction (self->export_progress, 0);
+  gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
+  self->export_poll_id = g_timeout_add (100, export_poll_cb, self);
+  _odori_window_update_actions (self);
+  odori_export_run_async (self->export, self->export_cancellable, export_done_cb, g_steal_pointer (&task));
+}
+
+gboolean
+odori_window_export_finish (OdoriWindow   *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (ODORI_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+on_export_response_cb (GtkNativeDialog *native,
+                       int              response,
+                       OdoriWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *lower = path ? g_ascii_strdown (path, -1) : NULL;
+
+      /* No extension: the filter chosen decides. */
+      if (lower != NULL && !g_str_has_suffix (lower, ".bva") && !g_str_has_suffix (lower, ".vpm") &&
+          !g_str_has_suffix (lower, ".bvh"))
+        {
+          GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (native));
+          gboolean bvh = filter != NULL && g_strcmp0 (gtk_file_filter_get_name (filter), _("BVH (Biovision Hierarchy)")) == 0;
+          g_autofree char *with_ext = g_strconcat (path, bvh ? ".bvh" : ".bva", NULL);
+
+          g_clear_object (&file);
+          file = g_file_new_for_path (with_ext);
+        }
+      odori_window_export (self, file, NULL, NULL);
+    }
+  g_object_unref (native);
+}
+
+static void
+export_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  GtkFileChooserNative *native =
+    new_chooser (self, _("Export the Composed Dance"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"));
+  g_autofree char *name = suggested_name (self, ".bva");
+
+  add_filter (GTK_FILE_CHOOSER (native), _("BVA (Biovision Animation)"),
+              (const char *[]) { "*.bva", "*.BVA", "*.vpm", "*.VPM", NULL });
+  add_filter (GTK_FILE_CHOOSER (native), _("BVH (Biovision Hierarchy)"),
+              (const char *[]) { "*.bvh", "*.BVH", NULL });
+  set_start_folder (self, GTK_FILE_CHOOSER (native));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+  g_signal_connect (native, "response", G_CALLBACK (on_export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+cancel_export_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  if (self->export_cancellable != NULL)
+    g_cancellable_cancel (self->export_cancellable);
+}
+
+/* Import */
+
+static void
+import_capture_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  GtkWindow *dialog = odori_import_dialog_new (GTK_WINDOW (self), self->document);
+
+  gtk_window_present (dialog);
+}
+
+/* Playback */
+
+static void
+play_pause_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  odori_document_set_playing (self->document, !odori_document_get_playing (self->document));
+}
+
+static void
+step_forward_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  odori_document_step (ODORI_WINDOW (user_data)->document, 1);
+}
+
+static void
+step_back_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  odori_document_step (ODORI_WINDOW (user_data)->document, -1);
+}
+
+static void
+first_frame_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  odori_document_set_playing (self->document, FALSE);
+  odori_document_set_frame (self->document, 1);
+}
+
+static void
+last_frame_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  odori_document_set_playing (self->document, FALSE);
+  odori_document_set_frame (self->document, odori_document_get_n_frames (self->document));
+}
+
+static void
+change_speed (OdoriWindow *self,
+              int          direction)
+{
+  double speed = odori_document_get_speed (self->document);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (speeds) && speeds[i] < speed - 1e-9; i++)
+    ;
+  if (direction < 0 && i > 0)
+    i--;
+  else if (direction > 0 && i + 1 < G_N_ELEMENTS (speeds) && speeds[i] <= speed + 1e-9)
+    i++;
+  i = MIN (i, G_N_ELEMENTS (speeds) - 1);
+  g_settings_set_double (self->settings, "playback-speed", speeds[i]);
+}
+
+static void
+slower_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  change_speed (user_data, -1);
+}
+
+static void
+faster_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  change_speed (user_data, 1);
+}
+
+static void
+speed_change_state (GSimpleAction *action,
+                    GVariant      *value,
+                    gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  g_settings_set_double (self->settings, "playback-speed", CLAMP (g_variant_get_double (value), 0.25, 2.0));
+}
+
+/* Viewport */
+
+static void
+view_change_state (GSimpleAction *action,
+                   GVariant      *value,
+                   gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  OdoriView view;
+
+  if (!odori_view_from_string (g_variant_get_string (value, NULL), &view))
+    return;
+  g_simple_action_set_state (action, value);
+#ifdef ODORI_HAVE_RENDER
+  if (self->viewport != NULL)
+    odori_viewport_set_view (ODORI_VIEWPORT (self->viewport), view);
+#else
+  (void) self;
+#endif
+}
+
+static void
+frame_all_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+#ifdef ODORI_HAVE_RENDER
+  OdoriWindow *self = user_data;
+
+  if (self->viewport != NULL)
+    odori_viewport_frame_all (ODORI_VIEWPORT (self->viewport));
+#endif
+}
+
+static void
+stop_preview_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  odori_document_stop_preview (ODORI_WINDOW (user_data)->document);
+}
+
+static void
+focus_search_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  odori_library_view_focus_search (ODORI_WINDOW (user_data)->library_view);
+}
+
+static void
+close_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  gtk_window_close (GTK_WINDOW (user_data));
+}
+
+/* Recent scores */
+
+static void
+rebuild_recent_menu (OdoriWindow *self)
+{
+  g_auto(GStrv) recent = g_settings_get_strv (self->settings, "recent-files");
+
+  g_menu_remove_all (self->recent_menu);
+  for (guint i = 0; recent[i] != NULL; i++)
+    {
+      g_autofree char *base = g_path_get_basename (recent[i]);
+      g_autoptr(GMenuItem) item = g_menu_item_new (base, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (recent[i]));
+      g_menu_append_item (self->recent_menu, item);
+    }
+  if (recent[0] == NULL)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent scores"), "win.no-recent");
+
+      g_menu_append_item (self->recent_menu, item);
+    }
+}
+
+void
+_odori_window_add_recent (OdoriWindow *self,
+                          const char  *path)
+{
+  g_auto(GStrv) old = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) recent = NULL;
+  g_autofree char *uri = NULL;
+  guint n = 1;
+
+  if (path == NULL)
+    return;
+  old = g_settings_get_strv (self->settings, "recent-files");
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, path);
+  for (guint i = 0; old[i] != NULL && n < MAX_RECENT; i++)
+    if (g_strcmp0 (old[i], path) != 0)
+      {
+        g_strv_builder_add (builder, old[i]);
+        n++;
+      }
+  recent = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "recent-files", (const char * const *) recent);
+
+  uri = g_filename_to_uri (path, NULL, NULL);
+  if (uri != NULL)
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
+/* Closing: unsaved work asks first */
+
+static void
+on_close_dialog_response_cb (GtkDialog   *dialog,
+                             int          response,
+                             OdoriWindow *self)
+{
+  self->close_dialog = NULL;
+  /* The window may be gone before the dialog is finalized: let go of it first. */
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), NULL);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  switch (response)
+    {
+    case GTK_RESPONSE_ACCEPT:
+      if (save (self, TRUE))
+        {
+          self->close_confirmed = TRUE;
+          gtk_window_close (GTK_WINDOW (self));
+        }
+      break;
+    case GTK_RESPONSE_REJECT:
+      odori_document_discard_autosave (self->document);
+      self->close_confirmed = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+      break;
+    default:
+      /* Cancel: nothing happens, the work stays open. */
+      break;
+    }
+}
+
+static void
+ask_before_closing (OdoriWindow *self)
+{
+  g_autofree char *title = odori_document_dup_title (self->document);
+  GtkWidget *dialog;
+  GtkWidget *discard;
+
+  if (self->close_dialog != NULL)
+    {
+      gtk_window_present (self->close_dialog);
+      return;
+    }
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   _("Save changes to “%s” before closing?"), title);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("If you don’t save, the changes since the last save are lost."));
+  discard = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), GTK_RESPONSE_REJECT);
+  gtk_widget_add_css_class (discard, "destructive-action");
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Save"), GTK_RESPONSE_ACCEPT);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_close_dialog_response_cb), self);
+  self->close_dialog = GTK_WINDOW (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+save_window_state (OdoriWindow *self)
+{
+  int width, height;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+}
+
+/* TRUE: the close is held (a question is shown). */
+gboolean
+_odori_window_close_request (OdoriWindow *self)
+{
+  if (odori_document_get_dirty (self->document) && !self->close_confirmed)
+    {
+      ask_before_closing (self);
+      return TRUE;
+    }
+  if (!odori_document_get_dirty (self->document))
+    odori_document_discard_autosave (self->document);
+  if (self->export_cancellable != NULL)
+    g_cancellable_cancel (self->export_cancellable);
+  save_window_state (self);
+  return FALSE;
+}
+
+/* Setup */
+
+static const GActionEntry entries[] = {
+  { "open", open_action },
+  { "open-recent", open_recent_action, "s" },
+  { "open-sample", open_sample_action },
+  { "open-library", open_library_action },
+  { "import-capture", import_capture_action },
+  { "save", save_action },
+  { "save-as", save_as_action },
+  { "export", export_action },
+  { "cancel-export", cancel_export_action },
+  { "play-pause", play_pause_action },
+  { "step-forward", step_forward_action },
+  { "step-back", step_back_action },
+  { "first-frame", first_frame_action },
+  { "last-frame", last_frame_action },
+  { "slower", slower_action },
+  { "faster", faster_action },
+  { "speed", NULL, "d", "1.0", speed_change_state },
+  { "view", NULL, "s", "'three-quarter'", view_change_state },
+  { "frame-all", frame_all_action },
+  { "stop-preview", stop_preview_action },
+  { "focus-search", focus_search_action },
+  { "close", close_action },
+};
+
+void
+_odori_window_class_actions_init (OdoriWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const struct { guint key; const char *action; const char *target; } keys[] = {
+    { GDK_KEY_space, "win.play-pause", NULL },
+    { GDK_KEY_Right, "win.step-forward", NULL },
+    { GDK_KEY_Left, "win.step-back", NULL },
+    { GDK_KEY_Home, "win.first-frame", NULL },
+    { GDK_KEY_End, "win.last-frame", NULL },
+    { GDK_KEY_bracketleft, "win.slower", NULL },
+    { GDK_KEY_bracketright, "win.faster", NULL },
+    { GDK_KEY_l, "win.loop", NULL },
+    { GDK_KEY_f, "win.frame-all", NULL },
+    { GDK_KEY_s, "win.show-skin", NULL },
+    { GDK_KEY_Escape, "win.stop-preview", NULL },
+    { GDK_KEY_1, "win.view", "front" },
+    { GDK_KEY_2, "win.view", "mirror" },
+    { GDK_KEY_3, "win.view", "back" },
+    { GDK_KEY_4, "win.view", "left" },
+    { GDK_KEY_5, "win.view", "right" },
+    { GDK_KEY_6, "win.view", "top" },
+    { GDK_KEY_7, "win.view", "three-quarter" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action,
+                                         keys[i].target ? "s" : NULL, keys[i].target);
+}
+
+void
+_odori_window_actions_init (OdoriWindow *self)
+{
+  g_autoptr(GAction) loop = g_settings_create_action (self->settings, "loop");
+  g_autoptr(GAction) skin = g_settings_create_action (self->settings, "show-skin");
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  g_action_map_add_action (G_ACTION_MAP (self), loop);
+  g_action_map_add_action (G_ACTION_MAP (self), skin);
+  g_signal_connect_object (self->settings, "changed::recent-files",
+                           G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
+  rebuild_recent_menu (self);
+  _odori_window_update_actions (self);
+}

@@ -1,0 +1,82 @@
+/* odori-window-private.h: OdoriWindow's instance, shared by its source files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "odori-export.h"
+#include "odori-library-view.h"
+#include "odori-track-strip.h"
+#include "odori-window.h"
+
+G_BEGIN_DECLS
+
+struct _OdoriWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  OdoriDocument        *document;
+  GSignalGroup         *document_signals;
+  GSettings            *settings;
+
+  /* Template children */
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkMenuButton        *primary_menu_button;
+  GMenu                *recent_menu;
+  GtkInfoBar           *error_bar;
+  GtkLabel             *error_title;
+  GtkLabel             *error_message;
+  GtkExpander          *error_expander;
+  GtkLabel             *error_details;
+  GtkInfoBar           *recover_bar;
+  GtkLabel             *recover_label;
+  GtkRevealer          *preview_revealer;
+  GtkLabel             *preview_label;
+  OdoriLibraryView     *library_view;
+  GtkBox               *viewport_slot;
+  GtkWidget            *play_button;
+  GtkMenuButton        *speed_button;
+  GtkScale             *frame_scale;
+  GtkAdjustment        *frame_adjustment;
+  GtkLabel             *frame_label;
+  OdoriTrackStrip      *track_strip;
+  GtkRevealer          *export_revealer;
+  GtkLabel             *export_label;
+  GtkProgressBar       *export_progress;
+
+  /* The viewport (NULL in a build without the renderer: a placeholder stands there) */
+  GtkWidget            *viewport;
+
+  /* Playback */
+  guint                 tick_id;
+  gboolean              syncing_scale;
+
+  /* Export in progress */
+  OdoriExport          *export;
+  GCancellable         *export_cancellable;
+  GTask                *export_task;
+  guint                 export_poll_id;
+
+  /* Closing */
+  GtkWindow            *close_dialog;
+  gboolean              close_confirmed;
+
+  /* Recovery offered (the .ini of the autosave) */
+  char                 *recover_ini;
+};
+
+void  _odori_window_class_actions_init   (OdoriWindowClass *klass);
+void  _odori_window_actions_init         (OdoriWindow      *self);
+void  _odori_window_update_actions       (OdoriWindow      *self);
+void  _odori_window_show_error           (OdoriWindow      *self,
+                                          GtkMessageType    type,
+                                          const char       *title,
+                                          const char       *message,
+                                          GPtrArray        *diagnostics);
+void  _odori_window_hide_error           (OdoriWindow      *self);
+void  _odori_window_add_recent           (OdoriWindow      *self,
+                                          const char       *path);
+gboolean _odori_window_close_request     (OdoriWindow      *self);
+
+G_END_DECLS

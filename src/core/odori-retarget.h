@@ -1,0 +1,157 @@
+/* odori-retarget.h: captures (Kinect joints, suit CSV) become show files (FORMATS.md §4-6)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The import pipeline: a reader (odori-joints.h, odori-sensor-csv.h) gives an
+ * OdoriCapture: frames resampled to a uniform rate, in the file's axes, lengths in
+ * centimetres. odori_capture_orient() turns it to Odori's axes (Y up, right-handed).
+ * odori_retarget() computes the rotations (from the joint positions the OpenRDB way, or
+ * from the file's own rotations) and names the segments (the capture's own names, or the
+ * target bones of a KBS/KST). odori_capture_import() does all of it, and smoothing.
+ * docs/formats.md states every convention.
+ */
+#pragma once
+
+#include "odori-kbs.h"
+#include "odori-motion.h"
+#include "odori-smooth.h"
+
+G_BEGIN_DECLS
+
+#define ODORI_RETARGET_ERROR (odori_retarget_error_quark ())
+
+typedef enum
+{
+  ODORI_RETARGET_ERROR_NOT_CAPTURE,    /* neither NI_JOINTS_TEXT_FILE nor sensor CSV */
+  ODORI_RETARGET_ERROR_NO_POSITIONS,   /* rotations from positions, but no TORSO position */
+  ODORI_RETARGET_ERROR_NO_ROTATIONS,   /* rotations from the file, but it has none */
+  ODORI_RETARGET_ERROR_UNMAPPED,       /* the KBS maps no joint at all */
+  ODORI_RETARGET_ERROR_DUPLICATE_BONE, /* the KBS maps two joints to one bone */
+  ODORI_RETARGET_ERROR_TOO_LONG,       /* resampling would make far more frames than read */
+} OdoriRetargetError;
+
+typedef enum
+{
+  ODORI_UP_AUTO,
+  ODORI_UP_X,
+  ODORI_UP_Y,
+  ODORI_UP_Z,
+  ODORI_UP_NEG_X,
+  ODORI_UP_NEG_Y,
+  ODORI_UP_NEG_Z,
+} OdoriUpAxis;
+
+typedef enum
+{
+  ODORI_ROTATIONS_AUTO,       /* NI joints: positions; CSV: the file's, if it has any */
+  ODORI_ROTATIONS_POSITIONS,  /* OpenRDB: from joint positions, calibrated on frame 1 */
+  ODORI_ROTATIONS_FILE,       /* the file's quaternions (or Euler angles) */
+} OdoriRotationSource;
+
+#define ODORI_IMPORT_DEFAULT_FPS 30.0
+
+typedef struct
+{
+  double               fps;             /* frames per second of the result; 0 keeps a
+                                         * regular file's own rate (irregular: 30) */
+  OdoriUpAxis          up;              /* the FILE's up axis; AUTO guesses (docs) */
+  OdoriRotationSource  rotations;
+  OdoriKbs            *kbs;             /* (nullable) (transfer none): name the result's
+                                         * segments after the KBS bones */
+  gboolean             symmetry;        /* symmetric calibration (positions only) */
+  guint                smooth;          /* smoothing strength, 0 = none */
+  char                 euler_order[4];  /* CSV Euler columns: "ZXY" = Rz·Rx·Ry */
+  OdoriUnit            csv_unit;        /* CSV Position columns; UNKNOWN = guess */
+} OdoriImportOptions;
+
+typedef enum
+{
+  ODORI_CAPTURE_JOINTS,       /* NI_JOINTS_TEXT_FILE */
+  ODORI_CAPTURE_SENSOR_CSV,   /* the suit's CSV export */
+} OdoriCaptureKind;
+
+/* A capture as read. motion: n_frames at a uniform rate; segments named as in the file;
+ * positions in centimetres; rotations as the file gives them (NI: each joint's rotation
+ * relative to its parent, see docs; CSV: global sensor orientations). Axes are the
+ * file's until odori_capture_orient() (then up = the resolved axis, oriented = TRUE). */
+typedef struct
+{
+  OdoriCaptureKind  kind;
+  OdoriMotion      *motion;
+  gboolean         *has_position;     /* per segment: the file gives its position */
+  gboolean          has_rotations;    /* the file gives rotations */
+  gboolean          rotations_local;  /* NI: relative to the parent joint */
+  guint             n_source_frames;  /* frames (rows) read */
+  double            source_duration;  /* seconds from the first to the last */
+  gboolean          resampled;        /* FALSE when the file's own frames are kept */
+  OdoriUpAxis       up;
+  gboolean          oriented;
+} OdoriCapture;
+
+GQuark         odori_retarget_error_quark  (void);
+
+void           odori_import_options_init   (OdoriImportOptions       *options);
+const char    *odori_up_axis_to_string     (OdoriUpAxis               up);
+/* "x", "y", "z", "-x", "-y", "-z", "auto" (case-insensitive). */
+gboolean       odori_up_axis_from_string   (const char               *s,
+                                            OdoriUpAxis              *up);
+const char    *odori_rotation_source_to_string (OdoriRotationSource   source);
+gboolean       odori_rotation_source_from_string (const char         *s,
+                                                  OdoriRotationSource *source);
+
+/* Takes MOTION (transfer full). has_position starts all TRUE. */
+OdoriCapture  *odori_capture_new           (OdoriCaptureKind          kind,
+                                            OdoriMotion              *motion);
+void           odori_capture_free          (OdoriCapture             *capture);
+
+/* Readers' helper: the frames of the result for N increasing frame TIMES (seconds).
+ * With FPS 0 and regular times (every step within 5 % of the mean) the file's frames
+ * are kept (*resample FALSE, *frame_time the mean step); otherwise frames every 1/FPS
+ * (FPS 0: 30) from TIMES[0] to TIMES[N-1]. N_SEGMENTS × the result's frames must stay
+ * within a budget proportional to INPUT_BYTES, else ODORI_RETARGET_ERROR_TOO_LONG. */
+gboolean       odori_capture_plan_frames   (const char               *path,
+                                            const double             *times,
+                                            guint                     n,
+                                            double                    fps,
+                                            guint                     n_segments,
+                                            gsize                     input_bytes,
+                                            guint                    *n_out,
+                                            double                   *frame_time,
+                                            gboolean                 *resample,
+                                            GError                  **error);
+/* Labels every segment of MOTION with BVA's nine fields, translation in LENGTH_UNIT,
+ * rotations in degrees, scale in percent. */
+void           odori_capture_set_units     (OdoriMotion              *motion,
+                                            OdoriUnit                 length_unit);
+
+/* Reads an NI_JOINTS_TEXT_FILE or a sensor CSV (by content) with OPTIONS (fps, Euler
+ * order, CSV unit; nullable for the defaults). Not yet oriented. */
+OdoriCapture  *odori_capture_load          (const char               *path,
+                                            const OdoriImportOptions *options,
+                                            GPtrArray                *warnings,
+                                            GError                  **error);
+/* Resolves UP (AUTO: from the head and feet, else the format's usual axis: Z for NI,
+ * Y for the suit) and turns positions and rotations so that it becomes +Y. */
+void           odori_capture_orient        (OdoriCapture             *capture,
+                                            OdoriUpAxis               up,
+                                            GPtrArray                *warnings);
+/* The result motion from an oriented capture (rotations, KBS mapping; no smoothing). */
+OdoriMotion   *odori_retarget              (const OdoriCapture       *capture,
+                                            const OdoriImportOptions *options,
+                                            GPtrArray                *warnings,
+                                            GError                  **error);
+/* The whole pipeline: load, orient, retarget, smooth (REPORT nullable). OPTIONS nullable
+ * means the defaults: 30 fps, automatic up axis, automatic rotations, no KBS. */
+OdoriMotion   *odori_capture_import        (const char               *path,
+                                            const OdoriImportOptions *options,
+                                            OdoriSmoothReport        *report,
+                                            GPtrArray                *warnings,
+                                            GError                  **error);
+
+/* The segment of a KBS-mapped result that carries JOINT's bone sits at the bone's start:
+ * the pivot joint (TOP_OF_JOINT and TORSO: themselves). For tests and docs. */
+OdoriKinectJoint odori_kinect_joint_pivot  (OdoriKinectJoint          joint);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriCapture, odori_capture_free)
+
+G_END_DECLS

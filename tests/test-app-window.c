@@ -1,0 +1,386 @@
+/* test-app-window.c: the window opens on the sample, shows load errors in itself,
+ * never closes over unsaved work, and can be driven by keyboard
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "app-test-util.h"
+
+/* /app/window/opens-on-sample */
+static void
+test_opens_on_sample (void)
+{
+  OdoriWindow *window;
+  OdoriDocument *doc;
+  OdoriScore *score;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = odori_window_new (GTK_APPLICATION (test_app));
+  doc = odori_window_get_document (window);
+  g_assert_true (odori_window_load_sample (window));
+  /* A first start shows dancing at once. */
+  g_assert_true (odori_document_get_playing (doc));
+  gtk_window_present (GTK_WINDOW (window));
+
+  score = odori_document_get_score (doc);
+  g_assert_nonnull (score);
+  g_assert_cmpstr (score->title, ==, "春の小品 (Spring Sketch)");
+  g_assert_cmpuint (score->parts->len, ==, 6);
+  g_assert_true (odori_document_get_is_sample (doc));
+  g_assert_null (odori_document_get_path (doc));
+  g_assert_false (odori_document_get_dirty (doc));
+  g_assert_null (odori_document_get_compose_error (doc));
+  g_assert_nonnull (odori_document_get_motion (doc));
+  g_assert_cmpuint (odori_document_get_n_frames (doc), ==, odori_document_get_motion (doc)->n_frames);
+  g_assert_cmpuint (odori_document_get_n_frames (doc), >, 500);
+
+  /* The header says what is open; nothing went wrong. */
+  g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "春の小品 (Spring Sketch)");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "春の小品 (Spring Sketch) — Odori");
+  g_assert_false (gtk_info_bar_get_revealed (window->error_bar));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save"));
+
+  /* The frame indicator follows the shared playhead. */
+  odori_document_set_playing (doc, FALSE);
+  odori_document_set_frame (doc, 120);
+  g_assert_cmpfloat (gtk_adjustment_get_value (window->frame_adjustment), ==, 120);
+  g_assert_nonnull (strstr (gtk_label_get_text (window->frame_label), "120 /"));
+
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A broken library (motion.dat:4 has "frame=1..5"): the error shows in the window with
+ * file and line, and the sample stays open and usable. */
+static void
+test_broken_index_shows_error (void)
+{
+  g_autofree char *dir = test_path ("broken");
+  g_autofree char *index_path = g_build_filename (dir, "motion.dat", NULL);
+  g_autofree char *expected = NULL;
+  g_autoptr(GFile) file = NULL;
+  OdoriWindow *window;
+  OdoriDocument *doc;
+  OdoriIndex *index_before;
+  OdoriScore *score_before;
+  const char *message;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  g_mkdir_with_parents (dir, 0700);
+  write_text (index_path,
+              "define part name=\"Body\" code=\"BD\" map=\"Hips,Chest\"\n"
+              "begin class name=\"c\" code=\"c\"\n"
+              "  begin show name=\"s\" code=\"S\" file=\"x.bva\"\n"
+              "    motion name=\"m\" code=\"A1\" frame=1..5\n"
+              "  end show\n"
+              "end class\n");
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  index_before = odori_document_get_index (doc);
+  score_before = odori_document_get_score (doc);
+
+  file = g_file_new_for_path (index_path);
+  g_assert_false (odori_window_open_library (window, file));
+
+  g_assert_true (gtk_info_bar_get_revealed (window->error_bar));
+  g_assert_cmpint (gtk_info_bar_get_message_type (window->error_bar), ==, GTK_MESSAGE_ERROR);
+  g_assert_cmpstr (gtk_label_get_text (window->error_title), ==, "Cannot open the library “motion.dat”");
+  message = gtk_label_get_text (window->error_message);
+  expected = g_strconcat (index_path, ":4:", NULL);
+  g_assert_true (g_str_has_prefix (message, expected));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->error_message)));
+
+  /* The previous state stays usable. */
+  g_assert_true (odori_document_get_index (doc) == index_before);
+  g_assert_true (odori_document_get_score (doc) == score_before);
+  g_assert_nonnull (odori_document_get_motion (doc));
+  g_assert_cmpuint (g_list_model_get_n_items (odori_library_view_get_rows (window->library_view)), ==, 20);
+
+  /* Dismissing it hides it. */
+  gtk_info_bar_response (window->error_bar, GTK_RESPONSE_CLOSE);
+  g_assert_false (gtk_info_bar_get_revealed (window->error_bar));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A score with a syntax error on line 3 and one whose symbol is unknown. */
+static void
+test_broken_score_shows_error (void)
+{
+  g_autofree char *bad = test_path ("bad.dds");
+  g_autofree char *unknown = test_path ("unknown.dds");
+  g_autofree char *index = sample_path ("motion.dat");
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) bad_file = g_file_new_for_path (bad);
+  g_autoptr(GFile) unknown_file = g_file_new_for_path (unknown);
+  OdoriWindow *window;
+  OdoriDocument *doc;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  text = g_strdup_printf ("# Title: bad\n# Index: %s\nBD: Hips,Chest,Neck\n0: S1\n", index);
+  write_text (bad, text);
+  g_assert_false (odori_window_open_score (window, bad_file, NULL));
+  g_assert_true (gtk_info_bar_get_revealed (window->error_bar));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->error_message), "bad.dds:4:"));
+  g_assert_true (odori_document_get_is_sample (doc));
+
+  /* It reads but does not compose: it opens, and says why the dance is missing. */
+  g_free (text);
+  text = g_strdup_printf ("# Title: unknown\n# Index: %s\nBD: Hips,Chest,Neck\n1: ZZ9\n", index);
+  write_text (unknown, text);
+  g_assert_true (odori_window_open_score (window, unknown_file, NULL));
+  g_assert_true (gtk_info_bar_get_revealed (window->error_bar));
+  g_assert_cmpstr (gtk_label_get_text (window->error_title), ==, "The score does not compose with its library");
+  g_assert_nonnull (strstr (gtk_label_get_text (window->error_message), "ZZ9"));
+  g_assert_null (odori_document_get_motion (doc));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->error_expander)));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->error_details), "unknown.dds:4:"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+edit_score (OdoriDocument *doc,
+            guint          start)
+{
+  OdoriScore *score = odori_document_get_score (doc);
+  OdoriScorePart *part = g_ptr_array_index (score->parts, 0);
+
+  g_assert_true (odori_score_part_add_symbol (part, start, "B1"));
+  odori_document_score_changed (doc);
+}
+
+/* A close with unsaved changes asks; Cancel keeps everything, Save writes the file and
+ * closes, Discard closes leaving the file as it was saved. */
+static void
+test_unsaved_changes (void)
+{
+  g_autofree char *path = test_path ("dance.dds");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) after_cancel = NULL;
+  g_autoptr(GBytes) after_save = NULL;
+  g_autoptr(GBytes) after_discard = NULL;
+  g_autoptr(GPtrArray) autosaves = NULL;
+  OdoriWindow *window;
+  OdoriDocument *doc;
+  gpointer weak;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  g_assert_true (odori_window_save_to (window, file));
+  g_assert_false (odori_document_get_dirty (doc));
+  saved = read_bytes (path);
+
+  edit_score (doc, 640);
+  g_assert_true (odori_document_get_dirty (doc));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (window->title_label), "• "));
+  g_assert_true (odori_document_autosave (doc, NULL));
+
+  /* Close: a question, nothing closed, nothing written. */
+  weak = window;
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_nonnull (weak);
+  g_assert_nonnull (window->close_dialog);
+  g_assert_true (GTK_IS_MESSAGE_DIALOG (window->close_dialog));
+  g_assert_true (gtk_window_get_transient_for (window->close_dialog) == GTK_WINDOW (window));
+
+  gtk_dialog_response (GTK_DIALOG (window->close_dialog), GTK_RESPONSE_CANCEL);
+  g_assert_null (window->close_dialog);
+  g_assert_nonnull (weak);
+  g_assert_true (odori_document_get_dirty (doc));
+  after_cancel = read_bytes (path);
+  g_assert_true (g_bytes_equal (saved, after_cancel));
+
+  /* Quitting asks too. */
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "quit", NULL);
+  g_assert_nonnull (weak);
+  g_assert_nonnull (window->close_dialog);
+
+  /* Save: the file gets the change, the window closes, the autosave goes. */
+  gtk_dialog_response (GTK_DIALOG (window->close_dialog), GTK_RESPONSE_ACCEPT);
+  WAIT_UNTIL (weak == NULL, 5000);
+  after_save = read_bytes (path);
+  g_assert_false (g_bytes_equal (saved, after_save));
+  g_assert_nonnull (strstr (g_bytes_get_data (after_save, NULL), "640: B1"));
+  autosaves = odori_document_list_orphan_autosaves ();
+  g_assert_cmpuint (autosaves->len, ==, 0);
+
+  /* Discard: closes, the saved file stays as it was. */
+  window = odori_window_new (GTK_APPLICATION (test_app));
+  doc = odori_window_get_document (window);
+  g_assert_true (odori_window_open_score (window, file, NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  edit_score (doc, 700);
+  weak = window;
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_nonnull (weak);
+  gtk_dialog_response (GTK_DIALOG (window->close_dialog), GTK_RESPONSE_REJECT);
+  WAIT_UNTIL (weak == NULL, 5000);
+  after_discard = read_bytes (path);
+  g_assert_true (g_bytes_equal (after_save, after_discard));
+}
+
+/* A clean window closes at once. */
+static void
+test_clean_close (void)
+{
+  OdoriWindow *window;
+  gpointer weak;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  weak = window;
+  g_object_add_weak_pointer (G_OBJECT (window), &weak);
+  gtk_window_close (GTK_WINDOW (window));
+  WAIT_UNTIL (weak == NULL, 5000);
+}
+
+/* Every action has a key: Ctrl accelerators from the application, bare keys bound on
+ * the window; and the bound key really acts. */
+static void
+test_keyboard (void)
+{
+  static const char *accel_actions[] = {
+    "win.open", "win.save", "win.save-as", "win.export", "win.open-library",
+    "win.import-capture", "win.focus-search", "win.close", "app.preferences", "app.quit",
+  };
+  static const struct { const char *trigger; const char *action; } bindings[] = {
+    { "space", "win.play-pause" }, { "Right", "win.step-forward" }, { "Left", "win.step-back" },
+    { "Home", "win.first-frame" }, { "End", "win.last-frame" }, { "l", "win.loop" },
+    { "f", "win.frame-all" }, { "Escape", "win.stop-preview" }, { "bracketleft", "win.slower" },
+    { "bracketright", "win.faster" }, { "2", "win.view" },
+  };
+  g_autoptr(GListModel) controllers = NULL;
+  GtkShortcut *space = NULL;
+  OdoriWindow *window;
+  OdoriDocument *doc;
+  guint found = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  for (guint i = 0; i < G_N_ELEMENTS (accel_actions); i++)
+    {
+      g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (test_app), accel_actions[i]);
+
+      g_assert_nonnull (accels[0]);
+    }
+
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  for (guint c = 0; c < g_list_model_get_n_items (controllers); c++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint s = 0; s < g_list_model_get_n_items (G_LIST_MODEL (controller)); s++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), s);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (!GTK_IS_NAMED_ACTION (action))
+            continue;
+          for (guint b = 0; b < G_N_ELEMENTS (bindings); b++)
+            if (g_str_equal (trigger, bindings[b].trigger) &&
+                g_str_equal (gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)), bindings[b].action))
+              {
+                found |= 1u << b;
+                if (b == 0)
+                  space = g_object_ref (shortcut);
+              }
+        }
+    }
+  g_assert_cmphex (found, ==, (1u << G_N_ELEMENTS (bindings)) - 1);
+
+  /* Space plays, Space again pauses. */
+  g_assert_nonnull (space);
+  g_assert_false (odori_document_get_playing (doc));
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (space), 0, GTK_WIDGET (window), NULL));
+  g_assert_true (odori_document_get_playing (doc));
+  g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (space), 0, GTK_WIDGET (window), NULL));
+  g_assert_false (odori_document_get_playing (doc));
+  g_object_unref (space);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+check_accessible_names (GtkWidget *widget,
+                        guint     *n_checked)
+{
+  gboolean icon_only = FALSE;
+
+  /* Hidden widgets are not presented (GtkInfoBar keeps a hidden close button). */
+  if (!gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_BUTTON (widget) && !GTK_IS_LINK_BUTTON (widget))
+    icon_only = gtk_button_get_label (GTK_BUTTON (widget)) == NULL;
+  else if (GTK_IS_MENU_BUTTON (widget))
+    icon_only = gtk_menu_button_get_label (GTK_MENU_BUTTON (widget)) == NULL &&
+                gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)) != NULL;
+  else if (GTK_IS_SCALE (widget) || GTK_IS_GL_AREA (widget) || GTK_IS_LIST_VIEW (widget) ||
+           GTK_IS_PROGRESS_BAR (widget) || ODORI_IS_TRACK_STRIP (widget))
+    icon_only = TRUE;
+
+  /* Buttons inside menu buttons and the window controls are GTK's own. */
+  if (icon_only && gtk_widget_get_ancestor (widget, GTK_TYPE_MENU_BUTTON) == widget)
+    icon_only = TRUE;
+  else if (icon_only && (gtk_widget_get_ancestor (widget, GTK_TYPE_MENU_BUTTON) != NULL ||
+                         gtk_widget_get_ancestor (widget, GTK_TYPE_WINDOW_CONTROLS) != NULL))
+    icon_only = FALSE;
+
+  if (icon_only)
+    {
+      if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL))
+        g_error ("%s (icon %s, in %s) has no accessible name", G_OBJECT_TYPE_NAME (widget),
+                 GTK_IS_BUTTON (widget) ? gtk_button_get_icon_name (GTK_BUTTON (widget)) : "-",
+                 G_OBJECT_TYPE_NAME (gtk_widget_get_parent (gtk_widget_get_parent (widget))));
+      (*n_checked)++;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    check_accessible_names (child, n_checked);
+}
+
+/* Icon-only buttons, the scale, the viewport, the list and the strip have names. */
+static void
+test_accessible_names (void)
+{
+  OdoriWindow *window;
+  guint n = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  check_accessible_names (GTK_WIDGET (window), &n);
+  g_assert_cmpuint (n, >=, 12);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* GTK's test accessibility backend keeps what widgets tell assistive technologies
+   * (with "none" nothing is kept), without needing an AT-SPI bus. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  app_test_init (&argc, &argv);
+  g_test_add_func ("/app/window/opens-on-sample", test_opens_on_sample);
+  g_test_add_func ("/app/window/broken-index-shows-error", test_broken_index_shows_error);
+  g_test_add_func ("/app/window/broken-score-shows-error", test_broken_score_shows_error);
+  g_test_add_func ("/app/window/unsaved-changes", test_unsaved_changes);
+  g_test_add_func ("/app/window/clean-close", test_clean_close);
+  g_test_add_func ("/app/window/keyboard", test_keyboard);
+  g_test_add_func ("/app/window/accessible-names", test_accessible_names);
+  return app_test_finish (g_test_run ());
+}
