@@ -62,6 +62,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlParserCtxt, xmlFreeParserCtxt)
 #define MAX_ABS_LENGTH 1e15
 
 #define LIMB_RADIUS_FACTOR 0.18
+#define HEAD_LENGTH_FACTOR 1.7
+#define HEAD_RADIUS_FACTOR 0.5
+#define NECK_RADIUS_FACTOR 0.5
 #define TORSO_RADIUS_FACTOR 0.35
 #define MIN_RADIUS_FACTOR 0.015   /* of the motion's size */
 #define LONE_LENGTH_FACTOR 0.1    /* of the motion's size, for a root without children */
@@ -661,6 +664,27 @@ child_lengths (const BuildInfo *info)
   return len;
 }
 
+static gboolean
+name_has (const char *name,
+          const char *word)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  return strstr (lower, word) != NULL;
+}
+
+static gboolean
+is_head_name (const char *name)
+{
+  return name_has (name, "head") || name_has (name, "skull");
+}
+
+static gboolean
+is_neck_name (const char *name)
+{
+  return name_has (name, "neck");
+}
+
 static OdoriSkeleton *
 build_skeleton (const BuildInfo *info)
 {
@@ -699,10 +723,20 @@ build_skeleton (const BuildInfo *info)
       if (!(length > 0))
         length = bone->parent >= 0 ? LEAF_LENGTH_FACTOR * skeleton->bones[bone->parent].length
                                    : LONE_LENGTH_FACTOR * size;
-      bone->length = (float) length;
       torso = entry != NULL ? entry->torso : n_children[s] >= 3;
       bone->radius = (float) MAX ((torso ? TORSO_RADIUS_FACTOR : LIMB_RADIUS_FACTOR) * length,
                                   min_radius);
+      /* A head drawn as a leaf at half the neck's length was a thin stick: a head is
+       * about twice as tall as the neck is long, and nearly half as wide as tall; a
+       * neck is thick for its length. */
+      if (!(child_len[s] > 0) && bone->parent >= 0 && is_head_name (bone->name))
+        {
+          length = HEAD_LENGTH_FACTOR * skeleton->bones[bone->parent].length;
+          bone->radius = (float) MAX (HEAD_RADIUS_FACTOR * length, min_radius);
+        }
+      else if (is_neck_name (bone->name))
+        bone->radius = (float) MAX (NECK_RADIUS_FACTOR * length, bone->radius);
+      bone->length = (float) length;
       bone->bulge_code = entry != NULL ? entry->bulge : BULGE_NONE;
     }
   return skeleton;

@@ -68,6 +68,7 @@ struct _OdoriSkin
   float         *cap_cos;       /* cap_rings latitudes, from the equator to the pole */
   float         *cap_sin;
   int           *first_child;   /* n_bones, -1 for none */
+  int           *spine_child;   /* n_bones: the child continuing the torso, or -1 */
   int           *next_sibling;
   /* Per bone with a bulge: rings × sides pairs (V − u, 2W) in the profiles buffer. */
   float        **profile;
@@ -86,6 +87,41 @@ bone_has_valid_parent (OdoriSkin *skin,
   int parent = skin->skeleton->bones[b].parent;
 
   return parent >= 0 && (guint) parent < b;
+}
+
+static gboolean
+is_spine_name (const char *name)
+{
+  static const char *words[] = { "chest", "spine", "neck", "torso", "back", "waist" };
+  g_autofree char *lower = g_ascii_strdown (name ? name : "", -1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    if (strstr (lower, words[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* A torso bone with limbs branching off (hips, chest) runs to the one child that
+ * continues the spine, so hips, chest and neck join into one body; the average of
+ * all children left a gap between the hips and the chest. */
+static void
+build_spine_children (OdoriSkin *skin)
+{
+  for (guint b = 0; b < skin->n_bones; b++)
+    {
+      int found = -1, n = 0, n_children = 0;
+
+      for (int c = skin->first_child[b]; c >= 0; c = skin->next_sibling[c])
+        {
+          n_children++;
+          if (is_spine_name (skin->skeleton->bones[c].name))
+            {
+              found = c;
+              n++;
+            }
+        }
+      skin->spine_child[b] = (n == 1 && n_children > 1) ? found : -1;
+    }
 }
 
 static void
@@ -313,6 +349,7 @@ odori_skin_new (OdoriSkeleton *skeleton,
   skin->cap_cos = g_new (float, cap_rings);
   skin->cap_sin = g_new (float, cap_rings);
   skin->first_child = g_new (int, MAX (skin->n_bones, 1));
+  skin->spine_child = g_new (int, MAX (skin->n_bones, 1));
   skin->next_sibling = g_new (int, MAX (skin->n_bones, 1));
   skin->profile = g_new0 (float *, MAX (skin->n_bones, 1));
   skin->segment_of = g_new (int, MAX (skin->n_bones, 1));
@@ -326,6 +363,7 @@ odori_skin_new (OdoriSkeleton *skeleton,
         skin->vertex_bones[b * skin->verts_per_bone + v] = (guint16) b;
     }
   build_children (skin);
+  build_spine_children (skin);
   build_tables (skin);
   build_profiles (skin);
   build_indices (skin);
@@ -348,6 +386,7 @@ odori_skin_free (OdoriSkin *skin)
   g_free (skin->cap_cos);
   g_free (skin->cap_sin);
   g_free (skin->first_child);
+  g_free (skin->spine_child);
   g_free (skin->next_sibling);
   g_free (skin->profile);
   g_free (skin->profiles);
@@ -502,12 +541,18 @@ pose_bone (OdoriSkin         *skin,
   pose->radius = bone->radius;
   pose->activation = 0;
 
-  for (int c = skin->first_child[b]; c >= 0; c = skin->next_sibling[c])
-    if (skin->segment_of[c] >= 0)
-      {
-        glm_vec3_add (end, odori_motion_get (motion, frame, skin->segment_of[c])->position, end);
-        n_children++;
-      }
+  if (skin->spine_child[b] >= 0 && skin->segment_of[skin->spine_child[b]] >= 0)
+    {
+      glm_vec3_copy (odori_motion_get (motion, frame, skin->segment_of[skin->spine_child[b]])->position, end);
+      n_children = 1;
+    }
+  else
+    for (int c = skin->first_child[b]; c >= 0; c = skin->next_sibling[c])
+      if (skin->segment_of[c] >= 0)
+        {
+          glm_vec3_add (end, odori_motion_get (motion, frame, skin->segment_of[c])->position, end);
+          n_children++;
+        }
   if (n_children > 0)
     {
       glm_vec3_scale (end, 1.f / n_children, end);
