@@ -339,6 +339,58 @@ test_open_library (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* While unsaved, the score is autosaved within a few seconds, by itself. */
+static void
+test_autosave_timer (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_state_dir (), "odori", "autosave", NULL);
+  OdoriWindow *window;
+  OdoriDocument *doc;
+  OdoriScorePart *part;
+  gboolean found = FALSE;
+  gint64 start;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  part = g_ptr_array_index (odori_document_get_score (doc)->parts, 1);
+  g_assert_true (odori_score_part_add_symbol (part, 661, "B2"));
+  odori_document_score_changed (doc);
+  start = g_get_monotonic_time ();
+  while (!found && g_get_monotonic_time () - start < (ODORI_DOCUMENT_AUTOSAVE_SECONDS + 3) * G_USEC_PER_SEC)
+    {
+      g_autoptr(GDir) d = NULL;
+      const char *name;
+
+      pump (250);
+      d = g_dir_open (dir, 0, NULL);
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        if (g_str_has_suffix (name, ".dds"))
+          {
+            g_autofree char *path = g_build_filename (dir, name, NULL);
+            g_autofree char *text = NULL;
+
+            g_file_get_contents (path, &text, NULL, NULL);
+            found = text != NULL && strstr (text, "661: B2") != NULL;
+          }
+    }
+  g_assert_true (found);
+  /* Saving removes it. */
+  {
+    g_autofree char *path = test_path ("timer.dds");
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autoptr(GDir) d = NULL;
+    const char *name;
+
+    g_assert_true (odori_window_save_to (window, file));
+    d = g_dir_open (dir, 0, NULL);
+    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+      g_assert_false (g_str_has_suffix (name, ".dds"));
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -350,6 +402,7 @@ main (int   argc,
   g_test_add_func ("/app/files/export-cancel", test_export_cancel);
   g_test_add_func ("/app/files/export-error", test_export_error);
   g_test_add_func ("/app/files/autosave-recover", test_autosave_recover);
+  g_test_add_func ("/app/files/autosave-timer", test_autosave_timer);
   g_test_add_func ("/app/files/open-library", test_open_library);
   return app_test_finish (g_test_run ());
 }

@@ -5,6 +5,8 @@
  */
 #include "app-test-util.h"
 
+#include "odori-preferences-window.h"
+
 /* /app/window/opens-on-sample */
 static void
 test_opens_on_sample (void)
@@ -367,6 +369,83 @@ test_accessible_names (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Preferences reach every window at once: units shown, root matching, skin. */
+static void
+test_preferences (void)
+{
+  g_autoptr(GSettings) settings = odori_settings_new ();
+  OdoriWindow *window;
+  OdoriDocument *doc;
+  OdoriMotion *motion;
+  GtkWindow *prefs;
+  GtkWidget *skin_switch = NULL;
+  GList *stack = NULL;
+  g_autoptr(OdoriMotion) copy = NULL;
+  int hips;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  odori_document_set_frame (doc, 31);
+
+  g_settings_set_enum (settings, "time-units", ODORI_TIME_UNITS_FRAMES);
+  g_assert_cmpstr (gtk_label_get_text (window->frame_label), ==, "Frame 31 / 630");
+  g_settings_set_enum (settings, "time-units", ODORI_TIME_UNITS_SECONDS);
+  g_assert_cmpstr (gtk_label_get_text (window->frame_label), ==, "1.00 s / 21.00 s");
+  g_settings_reset (settings, "time-units");
+
+  /* The default blend applies to scores without "# Blend:" (the sample has one: drop it),
+   * and changes the composed dance at once. */
+  odori_document_get_score (doc)->blend = -1;
+  odori_document_score_changed (doc);
+  motion = odori_document_get_motion (doc);
+  hips = odori_motion_find_segment (motion, "Hips");
+  g_assert_cmpint (hips, >=, 0);
+  copy = odori_motion_copy (motion);
+  g_settings_set_int (settings, "default-blend", 12);
+  g_assert_false (odori_motion_equal (copy, odori_document_get_motion (doc), 0.01, 0.1, NULL));
+  g_settings_reset (settings, "default-blend");
+  g_assert_true (odori_motion_equal (copy, odori_document_get_motion (doc), 1e-6, 1e-4, NULL));
+  /* Root matching reaches the document too (the sample's clips all start at the
+   * origin facing front, so the dance itself stays the same). */
+  g_settings_set_string (settings, "root-match", "full");
+  g_assert_true (odori_motion_equal (copy, odori_document_get_motion (doc), 0.01, 0.1, NULL));
+  g_settings_reset (settings, "root-match");
+
+  /* The Preferences window is bound to the same keys. */
+  g_action_group_activate_action (G_ACTION_GROUP (test_app), "preferences", NULL);
+  prefs = NULL;
+  {
+    GList *toplevels = gtk_window_list_toplevels ();
+
+    for (GList *l = toplevels; l != NULL; l = l->next)
+      if (ODORI_IS_PREFERENCES_WINDOW (l->data))
+        prefs = l->data;
+    g_list_free (toplevels);
+  }
+  g_assert_nonnull (prefs);
+  stack = g_list_prepend (stack, prefs);
+  while (stack != NULL)
+    {
+      GtkWidget *w = stack->data;
+
+      stack = g_list_delete_link (stack, stack);
+      if (GTK_IS_SWITCH (w))
+        skin_switch = w;
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+        stack = g_list_prepend (stack, c);
+    }
+  g_assert_nonnull (skin_switch);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (skin_switch)));
+  gtk_switch_set_active (GTK_SWITCH (skin_switch), FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "show-skin"));
+  g_assert_false (g_variant_get_boolean (g_action_group_get_action_state (G_ACTION_GROUP (window), "show-skin")));
+  g_settings_reset (settings, "show-skin");
+  gtk_window_destroy (prefs);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -382,5 +461,6 @@ main (int   argc,
   g_test_add_func ("/app/window/clean-close", test_clean_close);
   g_test_add_func ("/app/window/keyboard", test_keyboard);
   g_test_add_func ("/app/window/accessible-names", test_accessible_names);
+  g_test_add_func ("/app/window/preferences", test_preferences);
   return app_test_finish (g_test_run ());
 }

@@ -28,9 +28,11 @@
 
 #include <glib/gstdio.h>
 
+#include "odori-bulge.h"
 #include "odori-bva.h"
 #include "odori-bvh.h"
 #include "odori-index.h"
+#include "odori-kbs.h"
 #include "odori-score.h"
 #include "odori-skeleton.h"
 #include "odori-text-private.h"
@@ -222,7 +224,63 @@ make_skeleton (guint n)
   return odori_skeleton_infer (motion);
 }
 
-static Writer writers[5];
+static gboolean
+save_kbs (const Writer *w,
+          gboolean      is_new,
+          const char   *path,
+          GError      **error)
+{
+  return odori_kbs_save (is_new ? w->new_model : w->old_model, path,
+                         is_new ? ODORI_ENCODING_SHIFT_JIS : ODORI_ENCODING_UTF8, error);
+}
+
+static OdoriKbs *
+make_kbs (const char *prefix)
+{
+  OdoriKbs *kbs = odori_kbs_new ();
+
+  for (int j = 0; j < ODORI_KINECT_N_JOINTS; j++)
+    {
+      g_autofree char *bone = g_strdup_printf ("%s_%s_骨", prefix,
+                                               odori_kinect_joint_to_string (j));
+
+      odori_kbs_set_joint (kbs, j, bone, j % 3 != 0);
+    }
+  return kbs;
+}
+
+static gboolean
+save_bulge (const Writer *w,
+            gboolean      is_new,
+            const char   *path,
+            GError      **error)
+{
+  return odori_bulge_set_save (is_new ? w->new_model : w->old_model, path, error);
+}
+
+static OdoriBulgeSet *
+make_bulges (guint n)
+{
+  g_autoptr(GString) text = g_string_new ("# bulges written by test-atomic\n");
+  g_autoptr(OdoriTextFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  OdoriBulgeSet *set;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append_printf (text, "bulge: \"Muscle %u\" code: %u\n", i, i);
+      for (guint angle = 0; angle < 360; angle += 90)
+        g_string_append_printf (text, "    angle: %u\n        0 0 0\n        0.5 0.5 0.%u\n"
+                                "        1 1 0\n", angle, (i + angle) % 5);
+    }
+  file = odori_text_file_new_from_data ("bulge_types", text->str, text->len, &error);
+  g_assert_no_error (error);
+  set = odori_bulge_set_load_text (file, &error);
+  g_assert_no_error (error);
+  return set;
+}
+
+static Writer writers[7];
 
 static void
 setup_writers (void)
@@ -242,6 +300,10 @@ setup_writers (void)
                           score_from_text (big_score), (void (*) (gpointer)) odori_score_unref };
   writers[4] = (Writer) { "skeleton", "skeleton.xml", save_skeleton, make_skeleton (3),
                           make_skeleton (200), (void (*) (gpointer)) odori_skeleton_unref };
+  writers[5] = (Writer) { "kbs", "setting.kbs", save_kbs, make_kbs ("old"), make_kbs ("new"),
+                          (void (*) (gpointer)) odori_kbs_unref };
+  writers[6] = (Writer) { "bulge", "bulge_types", save_bulge, make_bulges (1),
+                          make_bulges (60), (void (*) (gpointer)) odori_bulge_set_unref };
 }
 
 /* Helpers */

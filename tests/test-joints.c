@@ -296,6 +296,30 @@ test_duplicate_time (void)
 }
 
 static void
+test_replaced_only_joint (void)
+{
+  /* HEAD is only in a frame that a repeated time replaces: it has no data and is left
+   * out (found by fuzzing: it used to be read from nowhere) */
+  const char *text =
+    "NI_JOINTS_TEXT_FILE\n"
+    "100\n PELVIS 0 0 1 0 0 0 1\n"
+    "133\n PELVIS 0 0 1 0 0 0 1\n HEAD 0 0 1.6 0 0 0 1\n"
+    "133\n PELVIS 0 0 1 0 0 0 1\n";
+  const char *nothing_left =
+    "NI_JOINTS_TEXT_FILE\n100\n HEAD 0 0 1.6 0 0 0 1\n100\n";
+  g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+  g_autoptr(OdoriCapture) c = load_ok ("replaced.txt", text, 0, warnings);
+
+  g_assert_cmpuint (c->motion->n_segments, ==, 1);
+  g_assert_cmpstr (c->motion->segments[0].name, ==, "PELVIS");
+  g_assert_cmpuint (warnings->len, ==, 2);
+  g_assert_nonnull (strstr (((OdoriDiagnostic *) g_ptr_array_index (warnings, 1))->message,
+                            "HEAD appears only in replaced frames"));
+  assert_error ("nothing.txt", nothing_left, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_EMPTY, 4,
+                "frames that are kept");
+}
+
+static void
 test_extra_unknown_ninth (void)
 {
   const char *text =
@@ -393,6 +417,8 @@ test_bad_lines (void)
                 ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NOT_FINITE, 3, "\"-inf\"");
   assert_error ("far.txt", "NI_JOINTS_TEXT_FILE\n0\n PELVIS 0 0 1e9 0 0 0 1\n",
                 ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NUMBER, 3, "out of range");
+  assert_error ("bigq.txt", "NI_JOINTS_TEXT_FILE\n0\n PELVIS 0 0 0 1e200 0 0 1\n",
+                ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NUMBER, 3, "quaternion of joint PELVIS is out of range");
 }
 
 static void
@@ -429,6 +455,7 @@ main (int   argc,
   g_test_add_func ("/joints/wrap", test_wrap);
   g_test_add_func ("/joints/resample-irregular", test_resample_irregular);
   g_test_add_func ("/joints/duplicate-time", test_duplicate_time);
+  g_test_add_func ("/joints/replaced-only-joint", test_replaced_only_joint);
   g_test_add_func ("/joints/extra-unknown-ninth", test_extra_unknown_ninth);
   g_test_add_func ("/joints/shift-jis-bom", test_shift_jis_bom);
   g_test_add_func ("/joints/bad/data-before-time", test_bad_data_before_time);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/inotify.h>
@@ -370,6 +371,7 @@ test_bad_billion_laughs (void)
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(OdoriKbs) kbs = NULL;
+  struct rusage before, after;
   gint64 start;
 
   for (int i = 1; i <= 9; i++)
@@ -389,11 +391,15 @@ test_bad_billion_laughs (void)
   path = write_tmp ("lol.kbs", doc->str, doc->len);
   g_string_free (doc, TRUE);
 
+  g_assert_cmpint (getrusage (RUSAGE_SELF, &before), ==, 0);
   start = g_get_monotonic_time ();
   kbs = odori_kbs_load (path, NULL, &error);
   g_assert_null (kbs);
   g_assert_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_DTD);
+  /* refused at once, and in bounded memory: expanded, &lol9; is a thousand million "lol"s */
   g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC);
+  g_assert_cmpint (getrusage (RUSAGE_SELF, &after), ==, 0);
+  g_assert_cmpint (after.ru_maxrss - before.ru_maxrss, <, 16 * 1024);  /* kB */
 }
 
 static void
@@ -448,6 +454,14 @@ test_bad_values (void)
                      "<SKEL_TORSO><RDBBone>A</RDBBone><twist>1</twist></SKEL_TORSO>\n"
                      "<SKEL_TORSO><RDBBone>B</RDBBone><twist>1</twist></SKEL_TORSO></KBS>\n",
                      ODORI_KBS_ERROR_INVALID, "3: ", "twice");
+  /* a bone name that could not be written back (found by fuzzing) */
+  assert_load_error ("ctl.kbs",
+                     "<KBS><FileInfo><kind>KinectBoneSettingFile</kind></FileInfo>\n"
+                     "<SKEL_TORSO><RDBBone>Hi&#xA;ps</RDBBone></SKEL_TORSO></KBS>\n",
+                     ODORI_KBS_ERROR_INVALID, "2: ", "control character");
+  assert_load_error ("ctl.kst",
+                     "Rps2Qua:ConvSettingFile:ver1001:type01\n01SKEL_TORSO, \"Hi\rps\", \"twist\"\n",
+                     ODORI_KBS_ERROR_INVALID, "2: ", "control character");
 }
 
 static void

@@ -18,10 +18,14 @@
 
 #include <glib/gstdio.h>
 
+#include "odori-bulge.h"
 #include "odori-bva.h"
 #include "odori-bvh.h"
 #include "odori-index.h"
+#include "odori-joints.h"
+#include "odori-kbs.h"
 #include "odori-score.h"
+#include "odori-sensor-csv.h"
 #include "odori-skeleton.h"
 
 #define MB (1024 * 1024)
@@ -450,6 +454,114 @@ test_score_long_line (gconstpointer data)
   check_long_line (data, load_score, (void (*) (gpointer)) odori_score_unref, ODORI_SCORE_ERROR);
 }
 
+static gpointer
+load_joints (const char  *path,
+             GError     **error)
+{
+  return odori_joints_load (path, NULL, NULL, error);
+}
+
+static gpointer
+load_sensor_csv (const char  *path,
+                 GError     **error)
+{
+  return odori_sensor_csv_load (path, NULL, NULL, error);
+}
+
+static gpointer
+load_kbs (const char  *path,
+          GError     **error)
+{
+  return odori_kbs_load (path, NULL, error);
+}
+
+static gpointer
+load_bulge (const char  *path,
+            GError     **error)
+{
+  return odori_bulge_set_load (path, error);
+}
+
+#define JOINTS_FRAME " PELVIS 0 0 1 0 0 0 1\n TORSO 0 0 1.2 0 0 0 1\n"
+
+static const LongLine joints_lines[] = {
+  /* A joint line with 50 million numbers */
+  { "values.txt", "NI_JOINTS_TEXT_FILE\n100\n PELVIS ", "1 ", "\n", 3 },
+  /* A frame time of 100 MB of digits */
+  { "time.txt", "NI_JOINTS_TEXT_FILE\n", "9", "\n" JOINTS_FRAME, 2 },
+  /* A joint name of 100 MB */
+  { "name.txt", "NI_JOINTS_TEXT_FILE\n100\n ", "N", " 0 0 1 0 0 0 1\n", 3 },
+  /* A comment line of 100 MB between two frames: may load */
+  { "comment.txt", "NI_JOINTS_TEXT_FILE\n100\n" JOINTS_FRAME, "c",
+    "\n133\n" JOINTS_FRAME "166\n" JOINTS_FRAME, 0 },
+  { "oneline.txt", "", "x", "", 1 },
+};
+
+static void
+test_joints_long_line (gconstpointer data)
+{
+  check_long_line (data, load_joints, (void (*) (gpointer)) odori_capture_free,
+                   ODORI_JOINTS_ERROR);
+}
+
+#define CSV_HEADER "Time(Second),Quaternion:Hip-W,Quaternion:Hip-X,Quaternion:Hip-Y,Quaternion:Hip-Z"
+
+static const LongLine csv_lines[] = {
+  /* A header of 50 million columns (at most 10000) */
+  { "columns.csv", CSV_HEADER, ",x", "\n0,1,0,0,0\n0.01,1,0,0,0\n", 1 },
+  /* A data row of 50 million cells: those beyond the header's columns are ignored */
+  { "cells.csv", CSV_HEADER "\n0,1,0,0,0", ",1", "\n", 0 },
+  /* One cell of 100 MB of digits */
+  { "digits.csv", CSV_HEADER "\n0,1,0,0,0\n0.01,", "1", ",0,0,0\n", 3 },
+  /* A quoted header cell of 100 MB (column names are at most 1024 bytes) */
+  { "quoted.csv", "\"", "q", "\",Quaternion:Hip-W\n0,1\n", 1 },
+  { "oneline.csv", "", "x", "", 0 },
+};
+
+static void
+test_sensor_csv_long_line (gconstpointer data)
+{
+  check_long_line (data, load_sensor_csv, (void (*) (gpointer)) odori_capture_free,
+                   ODORI_SENSOR_CSV_ERROR);
+}
+
+/* KBS and KST files are refused beyond 1 MB, before parsing. */
+static const LongLine kbs_lines[] = {
+  { "bone.kbs", "<?xml version=\"1.0\"?>\n<KBS><FileInfo><kind>KinectBoneSettingFile</kind>"
+    "</FileInfo><SKEL_TORSO><RDBBone>", "b", "</RDBBone></SKEL_TORSO></KBS>\n", 1 },
+  { "bone.kst", "Rps2Qua:ConvSettingFile:ver1001:type01\r\n01SKEL_TORSO, \"", "b",
+    "\", \"twist\"\r\n", 1 },
+};
+
+static void
+test_kbs_long_line (gconstpointer data)
+{
+  check_long_line (data, load_kbs, (void (*) (gpointer)) odori_kbs_unref, ODORI_KBS_ERROR);
+}
+
+#define BULGE_SECTION "    angle: 0\n        0 0 0\n        1 1 0\n"
+
+/* bulge_types lines are at most 64 KiB: a longer one is logged and skipped, and leaves
+ * out the definition it is in (no complete definition left: ODORI_BULGE_ERROR_EMPTY). */
+static const LongLine bulge_lines[] = {
+  /* A bulge name of 100 MB */
+  { "name.bulge", "bulge: \"", "n", "\" code: 1\n" BULGE_SECTION, 1 },
+  /* A keypoint line of 50 million numbers */
+  { "keypoint.bulge", "bulge: \"a\" code: 1\n    angle: 0\n        0 0 0\n        ", "1 ",
+    "\n        1 1 0\n", 4 },
+  /* 100 MB of garbage between two good definitions: both load */
+  { "garbage.bulge", "bulge: \"a\" code: 1\n" BULGE_SECTION, "g",
+    "\nbulge: \"b\" code: 2\n" BULGE_SECTION, 0 },
+  { "oneline.bulge", "", "x", "", 1 },
+};
+
+static void
+test_bulge_long_line (gconstpointer data)
+{
+  check_long_line (data, load_bulge, (void (*) (gpointer)) odori_bulge_set_unref,
+                   ODORI_BULGE_ERROR);
+}
+
 /* The skeleton reader stops reading at 4 MB. */
 static const LongLine skeleton_lines[] = {
   { "name.xml", "<odori-skeleton version=\"1\"><bone name=\"", "n", "\"/></odori-skeleton>\n",
@@ -626,6 +738,56 @@ test_skeleton_external_entity (void)
   assert_clear_message (error, path, 3);
 }
 
+/* The billion laughs and an external entity in a KBS: refused before any expansion. */
+static void
+test_kbs_xml_bomb (void)
+{
+  g_autofree char *xml = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *secret = write_tmp ("kbs-secret.txt", "top secret", -1);
+  g_autofree char *xxe = g_strdup_printf ("<?xml version=\"1.0\"?>\n"
+                                          "<!DOCTYPE KBS [<!ENTITY x SYSTEM \"file://%s\">]>\n"
+                                          "<KBS><FileInfo><kind>KinectBoneSettingFile</kind>"
+                                          "</FileInfo><SKEL_TORSO><RDBBone>&x;</RDBBone>"
+                                          "</SKEL_TORSO></KBS>\n", secret);
+  g_autofree char *xxe_path = write_tmp ("xxe.kbs", xxe, -1);
+  g_autoptr(OdoriKbs) kbs = NULL;
+  g_autoptr(GError) error = NULL;
+  char *body;
+  gsize before;
+
+  if (!in_subprocess ())
+    return;
+
+  /* The skeleton's bomb, with the KBS root and a bone named &lol9; (3 GB expanded). */
+  xml = g_strdup (billion_laughs);
+  body = strstr (xml, "<odori-skeleton version");
+  g_assert_nonnull (body);
+  *body = '\0';
+  path = g_strconcat (tmp_dir, "/bomb.kbs", NULL);
+  {
+    g_autofree char *text = g_strconcat (xml, "<KBS><FileInfo><kind>KinectBoneSettingFile"
+                                         "</kind></FileInfo><SKEL_TORSO><RDBBone>&lol9;"
+                                         "</RDBBone></SKEL_TORSO></KBS>\n", NULL);
+
+    g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  }
+
+  before = peak_rss ();
+  kbs = odori_kbs_load (path, NULL, &error);
+  g_assert_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_DTD);
+  g_assert_null (kbs);
+  assert_clear_message (error, path, 2);
+  assert_growth_below (before, 16 * MB);
+  g_clear_error (&error);
+
+  kbs = odori_kbs_load (xxe_path, NULL, &error);
+  g_assert_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_DTD);
+  g_assert_null (kbs);
+  g_assert_null (strstr (error->message, "top secret"));
+  assert_clear_message (error, xxe_path, 2);
+}
+
 /* A file over the text layer's limit is refused from its size alone (sparse: no disk). */
 static void
 test_text_too_large (void)
@@ -703,6 +865,13 @@ main (int    argc,
   add_long_line_tests ("score", score_lines, G_N_ELEMENTS (score_lines), test_score_long_line);
   add_long_line_tests ("skeleton", skeleton_lines, G_N_ELEMENTS (skeleton_lines),
                        test_skeleton_long_line);
+  add_long_line_tests ("joints", joints_lines, G_N_ELEMENTS (joints_lines),
+                       test_joints_long_line);
+  add_long_line_tests ("sensor-csv", csv_lines, G_N_ELEMENTS (csv_lines),
+                       test_sensor_csv_long_line);
+  add_long_line_tests ("kbs", kbs_lines, G_N_ELEMENTS (kbs_lines), test_kbs_long_line);
+  add_long_line_tests ("bulge", bulge_lines, G_N_ELEMENTS (bulge_lines), test_bulge_long_line);
+  g_test_add_func ("/limits/kbs/xml-bomb", test_kbs_xml_bomb);
   g_test_add_func ("/limits/names/1024-bytes", test_name_limit);
   g_test_add_func ("/limits/bvh/nested-100000", test_bvh_deep);
   g_test_add_func ("/limits/bvh/braces-100000", test_bvh_deep_braces);

@@ -25,6 +25,7 @@
 #include "odori-retarget.h"
 #include "odori-score.h"
 #include "odori-sensor-csv.h"
+#include "odori-skeleton.h"
 
 static char *tmp_dir;
 
@@ -425,6 +426,43 @@ import_ok (const char               *path,
   return m;
 }
 
+/* Written as BVH with the NI skeleton table and read back, the native result puts every
+ * joint where it was: each rotation carries its children. */
+static void
+check_bvh_round_trip (OdoriMotion *m,
+                      const char  *name,
+                      double       pos_tol_cm)
+{
+  g_autofree char *path = tmp_path (name);
+  g_autoptr(OdoriSkeleton) skeleton = odori_skeleton_for_motion (m);
+  g_autoptr(OdoriMotion) back = NULL;
+  g_autoptr(GError) error = NULL;
+  double max_pos = 0, max_rot = 0;
+
+  g_assert_true (odori_bvh_save (m, skeleton, path, &error));
+  g_assert_no_error (error);
+  back = odori_bvh_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (back->n_frames, ==, m->n_frames);
+  for (guint f = 0; f < m->n_frames; f++)
+    for (guint s = 0; s < m->n_segments; s++)
+      {
+        const OdoriTransform *a = odori_motion_get (m, f, s);
+        const OdoriTransform *b = seg (back, f, m->segments[s].name);
+        double d = 0;
+
+        for (int c = 0; c < 3; c++)
+          d += (a->position[c] - b->position[c]) * (a->position[c] - b->position[c]);
+        max_pos = MAX (max_pos, sqrt (d));
+        max_rot = MAX (max_rot, odori_quat_angle_deg (a->rotation, b->rotation));
+      }
+  g_test_message ("%s written as BVH (%s skeleton) and read back: positions within %.4f cm, "
+                  "rotations within %.4f deg", name, odori_skeleton_scheme_to_string (skeleton->scheme),
+                  max_pos, max_rot);
+  g_assert_cmpfloat (max_pos, <, pos_tol_cm);
+  g_assert_cmpfloat (max_rot, <, 0.01);
+}
+
 /* Rotations from positions */
 
 static void
@@ -448,6 +486,9 @@ test_positions_exact_times (void)
   g_assert_cmpfloat_with_epsilon (m->frame_time, 0.040, 1e-9);
   g_assert_cmpuint (m->n_segments, ==, ODORI_KINECT_N_JOINTS);
 
+  /* mapped bones carry their own hierarchy to BVH */
+  g_assert_true (m->has_hierarchy);
+  check_bvh_round_trip (m, "kbs-all.bvh", 0.01);
   measure_ni_bones (m, 2.0, &err);
   g_test_message ("bone-direction error, rotations from positions at the file's own times: "
                   "max %.4f deg, mean %.4f deg over %u bone-frames; positions within %.4f cm",
@@ -540,6 +581,27 @@ test_native_segments (void)
   }
   g_assert_cmpint (m->segments[0].units[0], ==, ODORI_UNIT_CENTIMETERS);
   g_assert_cmpfloat (odori_motion_get (m, 3, 0)->scale[0], ==, 100.0f);
+}
+
+static void
+test_native_bvh (void)
+{
+  double times[40];
+  g_autofree char *path = NULL;
+  g_autoptr(OdoriMotion) m = NULL;
+  OdoriImportOptions options;
+
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    times[i] = 40.0 * i;
+  path = write_ni ("native-bvh.txt", times, G_N_ELEMENTS (times), 0);
+  odori_import_options_init (&options);
+  options.fps = 0;
+  m = import_ok (path, &options, NULL);
+  check_bvh_round_trip (m, "native-positions.bvh", 0.01);
+  g_clear_pointer (&m, odori_motion_unref);
+  options.rotations = ODORI_ROTATIONS_FILE;
+  m = import_ok (path, &options, NULL);
+  check_bvh_round_trip (m, "native-file.bvh", 0.01);
 }
 
 /* Rotations from the file */
@@ -683,6 +745,13 @@ test_kbs_mapping (void)
   for (int c = 0; c < 3; c++)
     g_assert_cmpfloat_with_epsilon (seg (m, 0, "LeftUpLeg")->position[c], 100 * hip[c], 1e-3);
   g_assert_cmpuint (warnings->len, ==, 0);
+  /* the shin hangs from the thigh; the thigh and the upper arm, whose parent bones (the
+   * hip, the shoulder) are not mapped, are roots of their own */
+  g_assert_cmpint (m->segments[2].parent, ==, 1);
+  g_assert_cmpint (m->segments[1].parent, ==, -1);
+  g_assert_cmpint (m->segments[3].parent, ==, -1);
+  g_assert_cmpint (m->segments[0].parent, ==, -1);
+  check_bvh_round_trip (m, "kbs-some.bvh", 0.01);
 
   /* two joints on one bone, and a KBS mapping nothing */
   odori_kbs_set_joint (kbs, ODORI_KINECT_RIGHT_KNEE, "LeftUpLeg", TRUE);
@@ -1156,6 +1225,7 @@ test_csv_file_rotations (void)
   b = import_ok (euler, &options, NULL);
   g_assert_cmpfloat_with_epsilon (a->frame_time, 0.01, 1e-9);
   check_suit_rotations (a, times, "quaternions");
+  check_bvh_round_trip (a, "suit.bvh", 0.01);
   check_suit_rotations (b, times, "Euler ZXY");
 
   /* without Position columns: the default body places the sensors (same offsets here) */
@@ -1530,6 +1600,7 @@ main (int   argc,
   g_test_add_func ("/retarget/positions/exact-times", test_positions_exact_times);
   g_test_add_func ("/retarget/positions/irregular-wrapping", test_positions_irregular_wrapping);
   g_test_add_func ("/retarget/positions/native-segments", test_native_segments);
+  g_test_add_func ("/retarget/positions/native-bvh", test_native_bvh);
   g_test_add_func ("/retarget/file/rotations", test_file_rotations);
   g_test_add_func ("/retarget/file/seed-quaternions", test_seed_file_quaternions);
   g_test_add_func ("/retarget/kbs/mapping", test_kbs_mapping);

@@ -250,7 +250,13 @@ odori_application_command_line (GApplication            *app,
 
   gtk_window_present (GTK_WINDOW (window));
   if (screenshot != NULL)
-    schedule_screenshot (self, window, screenshot, frame, select);
+    {
+      /* Relative to where odori was started, which may not be this process. */
+      g_autoptr(GFile) shot = g_application_command_line_create_file_for_arg (cmdline, screenshot);
+      g_autofree char *shot_path = g_file_get_path (shot);
+
+      schedule_screenshot (self, window, shot_path, frame, select);
+    }
   else
     offer_recovery_once (self, window);
   return EXIT_SUCCESS;

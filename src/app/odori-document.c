@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "odori-bva.h"
 #include "odori-document.h"
 #include "odori-format.h"
 #include "odori-sample.h"
@@ -1322,5 +1323,202 @@ odori_document_recover (OdoriDocument  *self,
   set_dirty (self, TRUE);
   notify (self, PROP_PATH);
   notify (self, PROP_TITLE);
+  return TRUE;
+}
+
+/* Import */
+
+#define IMPORTED_CLASS_CODE "imported"
+
+static gboolean
+show_code_used (OdoriIndex *index,
+                const char *code)
+{
+  for (guint c = 0; c < index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
+
+      for (guint s = 0; s < klass->shows->len; s++)
+        if (g_ascii_strcasecmp (((OdoriIndexShow *) g_ptr_array_index (klass->shows, s))->code, code) == 0)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+motion_code_used (OdoriIndex *index,
+                  const char *code)
+{
+  g_autoptr(GError) error = NULL;
+
+  return odori_index_lookup (index, code, &error) != NULL ||
+         g_error_matches (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_AMBIGUOUS);
+}
+
+/* Codes nobody uses yet: IMP1, IMP2 … for the show, I1, I2 … for the motion. */
+static void
+choose_codes (OdoriIndex  *index,
+              char       **show_code,
+              char       **motion_code)
+{
+  *show_code = NULL;
+  *motion_code = NULL;
+  for (guint n = 1; *show_code == NULL || show_code_used (index, *show_code); n++)
+    {
+      g_free (*show_code);
+      *show_code = g_strdup_printf ("IMP%u", n);
+    }
+  for (guint n = 1; *motion_code == NULL || motion_code_used (index, *motion_code); n++)
+    {
+      g_free (*motion_code);
+      *motion_code = g_strdup_printf ("I%u", n);
+    }
+}
+
+/* "imp1.bva", or "imp1-2.bva" … when taken, in DIR. */
+static char *
+free_file_name (const char *dir,
+                const char *show_code)
+{
+  g_autofree char *lower = g_ascii_strdown (show_code, -1);
+
+  for (guint n = 1; ; n++)
+    {
+      g_autofree char *name = n == 1 ? g_strconcat (lower, ".bva", NULL) : g_strdup_printf ("%s-%u.bva", lower, n);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS))
+        return g_steal_pointer (&name);
+    }
+}
+
+/* The index as UTF-8 text in the writer's canonical layout. */
+static char *
+index_to_text (OdoriIndex *index)
+{
+  g_autoptr(OdoriOutput) out = odori_output_new_memory (ODORI_ENCODING_UTF8);
+  g_autoptr(GBytes) bytes = NULL;
+  gsize len;
+  const char *data;
+
+  odori_index_write (index, out);
+  if (!odori_output_commit (out, NULL))
+    return NULL;
+  bytes = odori_output_steal_bytes (out);
+  data = g_bytes_get_data (bytes, &len);
+  return g_strndup (data, len);
+}
+
+/* TEXT with SHOW_BLOCK (lines indented for a class) put at the end of the imported
+ * class, which is created at the end when missing. */
+static char *
+insert_show (const char *text,
+             const char *show_block)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr(GString) out = g_string_new (NULL);
+  gboolean in_imported = FALSE, inserted = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+
+      if (lines[i + 1] == NULL && line[0] == '\0')
+        break;
+      if (g_str_has_prefix (line, "begin class") && strstr (line, " code=\"" IMPORTED_CLASS_CODE "\"") != NULL)
+        in_imported = TRUE;
+      else if (in_imported && !inserted && g_str_has_prefix (line, "end class"))
+        {
+          g_string_append (out, show_block);
+          inserted = TRUE;
+          in_imported = FALSE;
+        }
+      g_string_append (out, line);
+      g_string_append_c (out, '\n');
+    }
+  if (!inserted)
+    g_string_append_printf (out, "begin class name=\"%s\" code=\"" IMPORTED_CLASS_CODE "\"\n%send class\n",
+                            /* data written into motion.dat: the same in every locale */
+                            "取り込み Imported", show_block);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gboolean
+odori_document_add_imported_show (OdoriDocument  *self,
+                                  OdoriMotion    *motion,
+                                  const char     *show_name,
+                                  char          **symbol,
+                                  GError        **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *show_code = NULL;
+  g_autofree char *motion_code = NULL;
+  g_autofree char *file_name = NULL;
+  g_autofree char *bva_path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *block = NULL;
+  g_autofree char *new_text = NULL;
+  g_autoptr(OdoriTextFile) file = NULL;
+  g_autoptr(OdoriIndex) index = NULL;
+  OdoriIndex *old;
+
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (motion != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  old = self->index;
+  if (old == NULL || old->path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("Open a motion library first: the capture becomes one of its shows"));
+      return FALSE;
+    }
+  if (motion->n_frames == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The capture has no frames"));
+      return FALSE;
+    }
+
+  choose_codes (old, &show_code, &motion_code);
+  dir = g_path_get_dirname (old->path);
+  file_name = free_file_name (dir, show_code);
+  bva_path = g_build_filename (dir, file_name, NULL);
+
+  name = g_strdup (show_name != NULL && show_name[0] != '\0' ? show_name : show_code);
+  g_strdelimit (name, "\"\n\r", '\'');
+  block = g_strdup_printf ("  begin show name=\"%s\" code=\"%s\" file=\"%s\"\n"
+                           "    motion name=\"%s\" code=\"%s\" frame=1-%u\n"
+                           "  end show\n",
+                           name, show_code, file_name, name, motion_code, motion->n_frames);
+
+  text = index_to_text (old);
+  if (text == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot write the library"), old->path);
+      return FALSE;
+    }
+  new_text = insert_show (text, block);
+  file = odori_text_file_new_from_data (old->path, new_text, strlen (new_text), error);
+  if (file == NULL)
+    return FALSE;
+
+  if (!odori_bva_save (motion, bva_path, error))
+    return FALSE;
+  index = odori_index_load_text (file, error);
+  if (index != NULL)
+    {
+      index->encoding = old->encoding;
+      g_free (index->path);
+      index->path = g_strdup (old->path);
+    }
+  if (index == NULL || !odori_index_save (index, old->path, error))
+    {
+      g_unlink (bva_path);
+      return FALSE;
+    }
+  odori_document_set_index (self, index);
+  if (symbol != NULL)
+    *symbol = g_steal_pointer (&motion_code);
   return TRUE;
 }

@@ -47,6 +47,15 @@ gboolean           odori_document_open_index            (OdoriDocument     *self
 gboolean           odori_document_save                  (OdoriDocument     *self,
                                                          const char        *path,
                                                          GError           **error);
+/* Writes MOTION (an imported capture) as a BVA file beside the library and adds it to
+ * the library, in the class "Imported", as a show named SHOW_NAME holding one motion
+ * that spans it; motion.dat is saved (in its encoding). *SYMBOL (nullable) receives the
+ * new motion's symbol. On failure nothing changes. */
+gboolean           odori_document_add_imported_show     (OdoriDocument     *self,
+                                                         OdoriMotion       *motion,
+                                                         const char        *show_name,
+                                                         char             **symbol,
+                                                         GError           **error);
 /* Puts an imported library in place of the current one (the score is kept). */
 void               odori_document_set_index             (OdoriDocument     *self,
                                                          OdoriIndex        *index);

@@ -1,41 +1,446 @@
 /* odori-import-dialog.c: Import Capture, a capture becomes a show of the library
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The capture is read, oriented, retargeted and smoothed in a worker thread while a
+ * progress bar pulses; Cancel closes the dialog at once and the result is dropped. The
+ * library is then changed on the main thread (odori_document_add_imported_show()).
  */
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include <glib/gi18n.h>
 
+#include "odori-application.h"
+#include "odori-format.h"
 #include "odori-import-dialog.h"
+#include "odori-kbs.h"
+#include "odori-smooth.h"
 
 struct _OdoriImportDialog
 {
-  GtkWindow      parent_instance;
+  GtkWindow       parent_instance;
 
-  OdoriDocument *document;
+  OdoriDocument  *document;
+  char           *path;
+  char           *kbs_path;
+  GCancellable   *cancellable;
+  guint           pulse_id;
+
+  GtkButton      *import_button;
+  GtkButton      *file_button;
+  GtkLabel       *file_label;
+  GtkEntry       *name_entry;
+  GtkAdjustment  *fps_adjustment;
+  GtkDropDown    *up_dropdown;
+  GtkButton      *kbs_button;
+  GtkLabel       *kbs_label;
+  GtkButton      *kbs_clear_button;
+  GtkAdjustment  *smooth_adjustment;
+  GtkWidget      *progress_box;
+  GtkProgressBar *progress_bar;
+  GtkLabel       *error_label;
 };
 
 G_DEFINE_FINAL_TYPE (OdoriImportDialog, odori_import_dialog, GTK_TYPE_WINDOW)
+
+enum {
+  IMPORTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* The up_dropdown's rows. */
+static const OdoriUpAxis up_axes[] = {
+  ODORI_UP_AUTO, ODORI_UP_Y, ODORI_UP_Z, ODORI_UP_X, ODORI_UP_NEG_Y, ODORI_UP_NEG_Z, ODORI_UP_NEG_X,
+};
+
+OdoriMotion *
+odori_import_load (const char   *path,
+                   double        fps,
+                   OdoriUpAxis   up,
+                   const char   *kbs_path,
+                   guint         smooth,
+                   GError      **error)
+{
+  OdoriFormat format;
+  g_autoptr(OdoriMotion) motion = NULL;
+  g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (fps > 0, NULL);
+
+  format = odori_format_detect_file (path, error);
+  if (format == ODORI_FORMAT_UNKNOWN && error != NULL && *error != NULL)
+    return NULL;
+  if (format == ODORI_FORMAT_JOINTS || format == ODORI_FORMAT_SENSOR_CSV)
+    {
+      OdoriImportOptions options;
+      g_autoptr(OdoriKbs) kbs = NULL;
+
+      odori_import_options_init (&options);
+      options.fps = fps;
+      options.up = up;
+      options.smooth = smooth;
+      if (kbs_path != NULL)
+        {
+          kbs = odori_kbs_load (kbs_path, warnings, error);
+          if (kbs == NULL)
+            return NULL;
+          options.kbs = kbs;
+        }
+      return odori_capture_import (path, &options, NULL, warnings, error);
+    }
+  if (format != ODORI_FORMAT_BVA && format != ODORI_FORMAT_BVH)
+    {
+      g_set_error (error, ODORI_RETARGET_ERROR, ODORI_RETARGET_ERROR_NOT_CAPTURE,
+                   _("%s:1: not a capture Odori can import (a Kinect joints file, a suit’s CSV "
+                     "export, BVA or BVH)"), path);
+      return NULL;
+    }
+  motion = odori_format_load_motion (path, warnings, error);
+  if (motion == NULL)
+    return NULL;
+  if (fabs (motion->frame_time * fps - 1.0) > 1e-6 && motion->n_frames > 0)
+    {
+      OdoriMotion *resampled = odori_motion_resample (motion, 1, motion->n_frames, 1.0 / fps, error);
+
+      if (resampled == NULL)
+        return NULL;
+      odori_motion_unref (motion);
+      motion = resampled;
+    }
+  odori_smooth_motion (motion, smooth, ODORI_SMOOTH_ALL, NULL);
+  return g_steal_pointer (&motion);
+}
+
+typedef struct
+{
+  char        *path;
+  char        *kbs_path;
+  double       fps;
+  OdoriUpAxis  up;
+  guint        smooth;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_free (job->path);
+  g_free (job->kbs_path);
+  g_free (job);
+}
+
+static void
+import_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  OdoriMotion *motion = odori_import_load (job->path, job->fps, job->up, job->kbs_path, job->smooth, &error);
+
+  if (motion == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, motion, (GDestroyNotify) odori_motion_unref);
+}
+
+static void
+set_busy (OdoriImportDialog *self,
+          gboolean           busy)
+{
+  gtk_widget_set_visible (self->progress_box, busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), !busy && self->path != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->file_button), !busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->kbs_button), !busy);
+  if (!busy)
+    g_clear_handle_id (&self->pulse_id, g_source_remove);
+}
+
+static void
+show_error (OdoriImportDialog *self,
+            const char        *message)
+{
+  gtk_label_set_text (self->error_label, message);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
+}
+
+static void
+import_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  OdoriImportDialog *self = ODORI_IMPORT_DIALOG (source);
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  g_autoptr(OdoriMotion) motion = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *symbol = NULL;
+
+  motion = g_task_propagate_pointer (G_TASK (result), &error);
+  /* Cancelled: the dialog is gone, the capture is dropped. */
+  if (g_cancellable_is_cancelled (cancellable))
+    return;
+  g_clear_object (&self->cancellable);
+  set_busy (self, FALSE);
+  if (motion == NULL ||
+      !odori_document_add_imported_show (self->document, motion,
+                                         gtk_editable_get_text (GTK_EDITABLE (self->name_entry)),
+                                         &symbol, &error))
+    {
+      show_error (self, error->message);
+      return;
+    }
+  g_signal_emit (self, signals[IMPORTED], 0, symbol);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static gboolean
+pulse_cb (gpointer data)
+{
+  OdoriImportDialog *self = data;
+
+  gtk_progress_bar_pulse (self->progress_bar);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+odori_import_dialog_import (OdoriImportDialog *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+  guint up;
+
+  g_return_if_fail (ODORI_IS_IMPORT_DIALOG (self));
+
+  if (self->path == NULL || self->cancellable != NULL)
+    return;
+  job = g_new0 (Job, 1);
+  job->path = g_strdup (self->path);
+  job->kbs_path = g_strdup (self->kbs_path);
+  job->fps = gtk_adjustment_get_value (self->fps_adjustment);
+  up = gtk_drop_down_get_selected (self->up_dropdown);
+  job->up = up < G_N_ELEMENTS (up_axes) ? up_axes[up] : ODORI_UP_AUTO;
+  job->smooth = (guint) gtk_adjustment_get_value (self->smooth_adjustment);
+
+  show_error (self, NULL);
+  self->cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  self->pulse_id = g_timeout_add (100, pulse_cb, self);
+  task = g_task_new (self, self->cancellable, import_done_cb, NULL);
+  g_task_set_source_tag (task, odori_import_dialog_import);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, import_thread);
+}
+
+void
+odori_import_dialog_set_file (OdoriImportDialog *self,
+                              const char        *path)
+{
+  g_autofree char *base = NULL;
+  char *dot;
+
+  g_return_if_fail (ODORI_IS_IMPORT_DIALOG (self));
+  g_return_if_fail (path != NULL);
+
+  g_free (self->path);
+  self->path = g_strdup (path);
+  base = g_path_get_basename (path);
+  gtk_label_set_text (self->file_label, base);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_button), path);
+  dot = strrchr (base, '.');
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  gtk_editable_set_text (GTK_EDITABLE (self->name_entry), base);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), self->cancellable == NULL);
+  show_error (self, NULL);
+}
+
+/* Callbacks */
+
+static void
+on_file_response_cb (GtkNativeDialog   *native,
+                     int                response,
+                     OdoriImportDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        odori_import_dialog_set_file (self, path);
+    }
+  g_object_unref (native);
+}
+
+static void
+add_filter (GtkFileChooser     *chooser,
+            const char         *name,
+            const char * const *patterns)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+static void
+on_file_clicked_cb (OdoriImportDialog *self)
+{
+  GtkFileChooserNative *native =
+    gtk_file_chooser_native_new (_("Choose a Capture"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                 _("_Choose"), _("_Cancel"));
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  add_filter (GTK_FILE_CHOOSER (native), _("Captures and motions"),
+              (const char *[]) { "*.txt", "*.TXT", "*.csv", "*.CSV", "*.bva", "*.BVA", "*.vpm", "*.bvh", "*.BVH", NULL });
+  add_filter (GTK_FILE_CHOOSER (native), _("All files"), (const char *[]) { "*", NULL });
+  g_signal_connect (native, "response", G_CALLBACK (on_file_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+on_kbs_response_cb (GtkNativeDialog   *native,
+                    int                response,
+                    OdoriImportDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+      g_autofree char *base = g_file_get_basename (file);
+
+      g_free (self->kbs_path);
+      self->kbs_path = g_file_get_path (file);
+      gtk_label_set_text (self->kbs_label, base);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->kbs_clear_button), self->kbs_path != NULL);
+    }
+  g_object_unref (native);
+}
+
+static void
+on_kbs_clicked_cb (OdoriImportDialog *self)
+{
+  GtkFileChooserNative *native =
+    gtk_file_chooser_native_new (_("Choose a Bone Setting"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                 _("_Choose"), _("_Cancel"));
+
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  add_filter (GTK_FILE_CHOOSER (native), _("Kinect bone settings (KBS, KST)"),
+              (const char *[]) { "*.kbs", "*.KBS", "*.kst", "*.KST", "*.xml", NULL });
+  add_filter (GTK_FILE_CHOOSER (native), _("All files"), (const char *[]) { "*", NULL });
+  g_signal_connect (native, "response", G_CALLBACK (on_kbs_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+on_kbs_clear_clicked_cb (OdoriImportDialog *self)
+{
+  g_clear_pointer (&self->kbs_path, g_free);
+  gtk_label_set_text (self->kbs_label, _("None (the capture’s own names)"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->kbs_clear_button), FALSE);
+}
+
+static void
+on_import_clicked_cb (OdoriImportDialog *self)
+{
+  odori_import_dialog_import (self);
+}
+
+static void
+on_cancel_clicked_cb (OdoriImportDialog *self)
+{
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+/* GObject */
+
+static gboolean
+odori_import_dialog_close_request (GtkWindow *window)
+{
+  OdoriImportDialog *self = ODORI_IMPORT_DIALOG (window);
+
+  /* Closing while reading abandons the import. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  return GTK_WINDOW_CLASS (odori_import_dialog_parent_class)->close_request (window);
+}
 
 static void
 odori_import_dialog_dispose (GObject *object)
 {
   OdoriImportDialog *self = ODORI_IMPORT_DIALOG (object);
 
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), ODORI_TYPE_IMPORT_DIALOG);
+  g_clear_object (&self->cancellable);
   g_clear_object (&self->document);
   G_OBJECT_CLASS (odori_import_dialog_parent_class)->dispose (object);
 }
 
 static void
+odori_import_dialog_finalize (GObject *object)
+{
+  OdoriImportDialog *self = ODORI_IMPORT_DIALOG (object);
+
+  g_free (self->path);
+  g_free (self->kbs_path);
+  G_OBJECT_CLASS (odori_import_dialog_parent_class)->finalize (object);
+}
+
+static void
 odori_import_dialog_class_init (OdoriImportDialogClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = odori_import_dialog_dispose;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = odori_import_dialog_dispose;
+  object_class->finalize = odori_import_dialog_finalize;
+  window_class->close_request = odori_import_dialog_close_request;
+
+  signals[IMPORTED] = g_signal_new ("imported",
+                                    G_TYPE_FROM_CLASS (klass),
+                                    G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL,
+                                    G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  odori_resources_ensure ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/odori/Odori/odori-import-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, import_button);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, file_button);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, file_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, name_entry);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, fps_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, up_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, kbs_button);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, kbs_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, kbs_clear_button);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, smooth_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, progress_box);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, error_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_file_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_kbs_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_kbs_clear_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_import_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_cancel_clicked_cb);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
 static void
 odori_import_dialog_init (OdoriImportDialog *self)
 {
-  gtk_window_set_title (GTK_WINDOW (self), _("Import Capture"));
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->import_button));
 }
 
 GtkWindow *
@@ -48,7 +453,6 @@ odori_import_dialog_new (GtkWindow     *parent,
 
   self = g_object_new (ODORI_TYPE_IMPORT_DIALOG,
                        "transient-for", parent,
-                       "modal", TRUE,
                        NULL);
   self->document = g_object_ref (document);
   return GTK_WINDOW (self);

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "odori-document.h"
+#include "odori-retarget.h"
 
 G_BEGIN_DECLS
 
@@ -14,7 +15,23 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (OdoriImportDialog, odori_import_dialog, ODORI, IMPORT_DIALOG, GtkWindow)
 
-GtkWindow *odori_import_dialog_new (GtkWindow     *parent,
-                                    OdoriDocument *document);
+/* Emits "imported" (the new motion's symbol) after the library took the capture, then
+ * closes. */
+GtkWindow     *odori_import_dialog_new      (GtkWindow          *parent,
+                                             OdoriDocument      *document);
+void           odori_import_dialog_set_file (OdoriImportDialog  *self,
+                                             const char         *path);
+/* What the Import button does: the capture is read in a worker thread. */
+void           odori_import_dialog_import   (OdoriImportDialog  *self);
+
+/* The dialog's work on a capture (any thread): a Kinect joints file or a suit CSV goes
+ * through the core's import (fps, up axis, KBS, smoothing); a BVA or BVH motion is
+ * resampled to FPS and smoothed. KBS_PATH is nullable. */
+OdoriMotion   *odori_import_load            (const char         *path,
+                                             double              fps,
+                                             OdoriUpAxis         up,
+                                             const char         *kbs_path,
+                                             guint               smooth,
+                                             GError            **error);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include <glib/gi18n.h>
 
@@ -138,6 +139,18 @@ odori_viewport_unrealize (GtkWidget *widget)
   GTK_WIDGET_CLASS (odori_viewport_parent_class)->unrealize (widget);
 }
 
+/* ODORI_BENCH_FIRST_FRAME=1 (build-aux/bench): once the first frame has been painted,
+ * print CLOCK_MONOTONIC in microseconds on stdout and quit, with everything loaded. */
+static void
+bench_after_paint_cb (GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  printf ("odori-first-frame-us %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  fflush (stdout);
+  g_signal_handlers_disconnect_by_func (clock, bench_after_paint_cb, user_data);
+  g_application_quit (g_application_get_default ());
+}
+
 static gboolean
 odori_viewport_render (GtkGLArea    *area,
                        GdkGLContext *context)
@@ -159,6 +172,9 @@ odori_viewport_render (GtkGLArea    *area,
     }
   self->drawn_scale = scale;
   self->n_renders++;
+  if (self->n_renders == 1 && g_strcmp0 (g_getenv ("ODORI_BENCH_FIRST_FRAME"), "1") == 0)
+    g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint",
+                      G_CALLBACK (bench_after_paint_cb), NULL);
   return TRUE;
 }
 

@@ -495,6 +495,22 @@ cancel_export_action (GSimpleAction *action,
 
 /* Import */
 
+/* The imported capture is selected in the library and played alone. */
+static void
+on_imported_cb (OdoriImportDialog *dialog,
+                const char        *symbol,
+                OdoriWindow       *self)
+{
+  g_autoptr(GError) error = NULL;
+  OdoriIndexMotion *motion;
+
+  odori_library_view_set_search (self->library_view, "");
+  odori_library_view_select_symbol (self->library_view, symbol);
+  motion = odori_index_lookup (odori_document_get_index (self->document), symbol, &error);
+  if (motion != NULL && odori_document_preview (self->document, motion, NULL))
+    odori_document_set_playing (self->document, TRUE);
+}
+
 static void
 import_capture_action (GSimpleAction *action,
                        GVariant      *param,
@@ -503,6 +519,7 @@ import_capture_action (GSimpleAction *action,
   OdoriWindow *self = user_data;
   GtkWindow *dialog = odori_import_dialog_new (GTK_WINDOW (self), self->document);
 
+  g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported_cb), self, 0);
   gtk_window_present (dialog);
 }
 
@@ -597,6 +614,33 @@ speed_change_state (GSimpleAction *action,
   OdoriWindow *self = user_data;
 
   g_settings_set_double (self->settings, "playback-speed", CLAMP (g_variant_get_double (value), 0.25, 2.0));
+}
+
+/* Boolean settings as stateful actions (not g_settings_create_action(): those outlive
+ * a destroyed window while the settings object lives, and then notify a freed window). */
+static void
+setting_change_state (GSimpleAction *action,
+                      GVariant      *value,
+                      gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  g_settings_set_boolean (self->settings, g_action_get_name (G_ACTION (action)), g_variant_get_boolean (value));
+}
+
+void
+_odori_window_sync_setting_actions (OdoriWindow *self)
+{
+  static const char *keys[] = { "loop", "show-skin" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), keys[i]);
+
+      if (action != NULL)
+        g_simple_action_set_state (G_SIMPLE_ACTION (action),
+                                   g_variant_new_boolean (g_settings_get_boolean (self->settings, keys[i])));
+    }
 }
 
 /* Viewport */
@@ -821,6 +865,8 @@ static const GActionEntry entries[] = {
   { "slower", slower_action },
   { "faster", faster_action },
   { "speed", NULL, "d", "1.0", speed_change_state },
+  { "loop", NULL, NULL, "true", setting_change_state },
+  { "show-skin", NULL, NULL, "true", setting_change_state },
   { "view", NULL, "s", "'three-quarter'", view_change_state },
   { "frame-all", frame_all_action },
   { "stop-preview", stop_preview_action },
@@ -861,12 +907,8 @@ _odori_window_class_actions_init (OdoriWindowClass *klass)
 void
 _odori_window_actions_init (OdoriWindow *self)
 {
-  g_autoptr(GAction) loop = g_settings_create_action (self->settings, "loop");
-  g_autoptr(GAction) skin = g_settings_create_action (self->settings, "show-skin");
-
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
-  g_action_map_add_action (G_ACTION_MAP (self), loop);
-  g_action_map_add_action (G_ACTION_MAP (self), skin);
+  _odori_window_sync_setting_actions (self);
   g_signal_connect_object (self->settings, "changed::recent-files",
                            G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
   rebuild_recent_menu (self);

@@ -69,6 +69,7 @@ struct _OdoriWindow
 void  _odori_window_class_actions_init   (OdoriWindowClass *klass);
 void  _odori_window_actions_init         (OdoriWindow      *self);
 void  _odori_window_update_actions       (OdoriWindow      *self);
+void  _odori_window_sync_setting_actions (OdoriWindow      *self);
 void  _odori_window_show_error           (OdoriWindow      *self,
                                           GtkMessageType    type,
                                           const char       *title,

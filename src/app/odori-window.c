@@ -444,6 +444,7 @@ static void
 on_settings_changed_cb (OdoriWindow *self,
                         const char  *key)
 {
+  _odori_window_sync_setting_actions (self);
   if (key == NULL || g_str_equal (key, "default-blend"))
     odori_document_set_default_blend (self->document, g_settings_get_int (self->settings, "default-blend"));
   if (key == NULL || g_str_equal (key, "root-match"))

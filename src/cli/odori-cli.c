@@ -694,8 +694,8 @@ info_one (const char *path,
     case ODORI_FORMAT_UNKNOWN:
     default:
       g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                   "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS or "
-                   "bulge_types)", path);
+                   "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS, "
+                   "bulge_types, NI_JOINTS_TEXT_FILE, a sensor CSV, KBS or KST)", path);
       return NULL;
     }
 }
@@ -1353,6 +1353,81 @@ parse_frame_range (const char *text,
   return TRUE;
 }
 
+/* "1280x720": each side 1 to 16384. */
+static gboolean
+parse_size (const char *text,
+            int        *width,
+            int        *height)
+{
+  char *end;
+  guint64 w = g_ascii_strtoull (text, &end, 10), h;
+  const char *h_start;
+
+  if (end == text || *end != 'x')
+    return FALSE;
+  h_start = end + 1;
+  h = g_ascii_strtoull (h_start, &end, 10);
+  if (end == h_start || *end != '\0' || w < 1 || h < 1 || w > 16384 || h > 16384)
+    return FALSE;
+  *width = w;
+  *height = h;
+  return TRUE;
+}
+
+/* PATH, else the default bulge_types; NULL (and no error) when there is none. */
+static OdoriBulgeSet *
+load_render_bulges (const char  *path,
+                    GError     **error)
+{
+  g_autofree char *found = NULL;
+  OdoriBulgeSet *bulges;
+
+  if (path == NULL)
+    path = found = find_bulge_types ();
+  if (path == NULL)
+    {
+      g_printerr (_("warning: no bulge_types found (set ODORI_DATADIR or use --bulge); "
+                    "drawing the skin without bulges\n"));
+      return NULL;
+    }
+  bulges = odori_bulge_set_load (path, error);
+  if (bulges != NULL)
+    print_warnings_text (bulges->log);
+  return bulges;
+}
+
+/* Draws frames FIRST to LAST (1-based) every EVERY into OUTPUT, numbered when SERIES. */
+static gboolean
+render_frames (OdoriRenderer  *renderer,
+               OdoriHeadless  *headless,
+               const char     *output,
+               gboolean        series,
+               guint           first,
+               guint           last,
+               guint           every,
+               guint          *n_written,
+               GError        **error)
+{
+  int width = odori_headless_get_width (headless), height = odori_headless_get_height (headless);
+  g_autofree guint8 *pixels = g_malloc ((gsize) width * height * 4);
+
+  for (guint f = first; f <= last; f += every)
+    {
+      g_autofree char *path = series ? series_path (output, f, last) : g_strdup (output);
+
+      odori_renderer_set_frame (renderer, f - 1);
+      if (!odori_renderer_draw (renderer, width, height, error))
+        return FALSE;
+      odori_headless_read_into (headless, pixels);
+      if (!odori_png_write_rgba (path, pixels, width, height, error))
+        return FALSE;
+      (*n_written)++;
+      if (last - f < every)
+        break;   /* no wrap-around past G_MAXUINT */
+    }
+  return TRUE;
+}
+
 static int
 cmd_render (int    argc,
             char **argv)
@@ -1392,7 +1467,6 @@ cmd_render (int    argc,
   g_autoptr(OdoriBulgeSet) bulges = NULL;
   g_autoptr(OdoriHeadless) headless = NULL;
   g_autoptr(OdoriRenderer) renderer = NULL;
-  g_autofree guint8 *pixels = NULL;
   g_autofree char *lower = NULL;
   OdoriView view = ODORI_VIEW_FRONT;
   guint first, last, n_written = 0;
@@ -1409,24 +1483,8 @@ cmd_render (int    argc,
   lower = g_ascii_strdown (output, -1);
   if (!g_str_has_suffix (lower, ".png"))
     return usage_error (context, _("the output must be a .png file"));
-  if (size != NULL)
-    {
-      char *end;
-      guint64 w = g_ascii_strtoull (size, &end, 10), h = 0;
-
-      if (end != size && *end == 'x')
-        {
-          char *h_start = end + 1;
-
-          h = g_ascii_strtoull (h_start, &end, 10);
-          if (end == h_start || *end != '\0')
-            h = 0;
-        }
-      if (w < 1 || h < 1 || w > 16384 || h > 16384)
-        return usage_error (context, _("--size takes WIDTHxHEIGHT, each 1 to 16384, like 1280x720"));
-      width = w;
-      height = h;
-    }
+  if (size != NULL && !parse_size (size, &width, &height))
+    return usage_error (context, _("--size takes WIDTHxHEIGHT, each 1 to 16384, like 1280x720"));
   if (view_name != NULL && !odori_view_from_string (view_name, &view))
     return usage_error (context, _("--view takes front, back, left, right, top, mirror or three-quarter"));
   if (frames != NULL)
@@ -1470,18 +1528,9 @@ cmd_render (int    argc,
 
   if (!no_bulges && !no_skin)
     {
-      if (bulge_path == NULL)
-        bulge_path = find_bulge_types ();
-      if (bulge_path == NULL)
-        g_printerr (_("warning: no bulge_types found (set ODORI_DATADIR or use --bulge); "
-                      "drawing the skin without bulges\n"));
-      else
-        {
-          bulges = odori_bulge_set_load (bulge_path, &error);
-          if (bulges == NULL)
-            goto fail;
-          print_warnings_text (bulges->log);
-        }
+      bulges = load_render_bulges (bulge_path, &error);
+      if (error != NULL)
+        goto fail;
     }
 
 #ifdef __GLIBC__
@@ -1510,21 +1559,9 @@ cmd_render (int    argc,
       odori_renderer_set_highlight (renderer, (const char * const *) names, tint);
     }
 
-  pixels = g_malloc ((gsize) width * height * 4);
-  for (guint f = first; f <= last; f += every)
-    {
-      g_autofree char *path = frames != NULL ? series_path (output, f, last) : g_strdup (output);
-
-      odori_renderer_set_frame (renderer, f - 1);
-      if (!odori_renderer_draw (renderer, width, height, &error))
-        goto fail;
-      odori_headless_read_into (headless, pixels);
-      if (!odori_png_write_rgba (path, pixels, width, height, &error))
-        goto fail;
-      n_written++;
-      if (last - f < (guint) every)
-        break;   /* no wrap-around past G_MAXUINT */
-    }
+  if (!render_frames (renderer, headless, output, frames != NULL, first, last, every,
+                      &n_written, &error))
+    goto fail;
   if (frames != NULL)
     g_print (ngettext ("Wrote %u image\n", "Wrote %u images\n", n_written), n_written);
   return EXIT_OK;

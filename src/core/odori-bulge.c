@@ -44,6 +44,9 @@ G_DEFINE_QUARK (odori-bulge-error-quark, odori_bulge_error)
 #define RIGHT_CURLY "\xE2\x80\x9D" /* ” */
 #define EXCERPT_CHARS 40
 #define MAX_LOG 1000
+/* Longest line, in bytes: bulge_types lines are a few dozen bytes; a longer one is
+ * garbage whose name or numbers would be copied and quoted whole. */
+#define MAX_LINE 65536
 
 /* The set's private part: the public struct comes first, so the set can be cast. */
 typedef struct
@@ -1051,6 +1054,18 @@ odori_bulge_set_load_text (OdoriTextFile  *file,
   while (odori_line_reader_next (&reader))
     {
       parser.lineno = reader.lineno;
+      if (reader.len > MAX_LINE)
+        {
+          /* Skipped and logged; the definition it is in is left out. */
+          if (parser.in_def)
+            def_problem (&parser, reader.lineno, _("the line is %" G_GSIZE_FORMAT " bytes "
+                                                   "long, more than %d"), reader.len, MAX_LINE);
+          else
+            parser_log (&parser, reader.lineno, TRUE, _("a line of %" G_GSIZE_FORMAT " bytes "
+                                                        "skipped, more than %d"), reader.len,
+                        MAX_LINE);
+          continue;
+        }
       parse_line (&parser, reader.line, reader.len);
     }
   finish_def (&parser);

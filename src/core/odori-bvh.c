@@ -81,7 +81,6 @@ typedef struct
   gint64           channels_count;
 } BvhParser;
 
-static vec3 axes[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
 
 static gboolean set_error (BvhParser     *self,
                            GError       **error,
@@ -814,20 +813,55 @@ parse_frame_line (BvhParser   *self,
                     frame + 1, n, got);
 }
 
+/* Q = Q · R, R the rotation by ANGLE_DEG about AXIS (0 x, 1 y, 2 z). R has one non-zero
+ * vector component, so the product is eight multiply-adds instead of sixteen (this runs
+ * for every rotation channel of every frame: it was a third of a big file's parse). */
+static inline void
+quat_mul_axis (double q[4],
+               guint  axis,
+               double angle_deg)
+{
+  float half = (float) (angle_deg * (G_PI / 360.0));
+  double s = sinf (half), c = cosf (half);
+  double x = q[0], y = q[1], z = q[2], w = q[3];
+
+  switch (axis)
+    {
+    case 0: /* (x,y,z,w)·(s,0,0,c) */
+      q[0] = w * s + x * c;
+      q[1] = y * c + z * s;
+      q[2] = z * c - y * s;
+      q[3] = w * c - x * s;
+      break;
+    case 1: /* ·(0,s,0,c) */
+      q[0] = x * c - z * s;
+      q[1] = w * s + y * c;
+      q[2] = z * c + x * s;
+      q[3] = w * c - y * s;
+      break;
+    default: /* ·(0,0,s,c) */
+      q[0] = x * c + y * s;
+      q[1] = y * c - x * s;
+      q[2] = w * s + z * c;
+      q[3] = w * c - z * s;
+      break;
+    }
+}
+
 static void
 joint_local_transform (const OdoriSegment *seg,
                        const double       *values,
                        versor              q,
                        vec3                t)
 {
-  glm_quat_identity (q);
+  double acc[4] = { 0, 0, 0, 1 };
+
   t[0] = seg->offset[0];
   t[1] = seg->offset[1];
   t[2] = seg->offset[2];
   for (guint c = 0; c < seg->n_channels; c++)
     {
       OdoriChannel channel = seg->channels[c];
-      versor r, product;
 
       if (channel <= ODORI_CHANNEL_ZPOSITION)
         {
@@ -837,10 +871,27 @@ joint_local_transform (const OdoriSegment *seg,
       /* Zero angles are common (CMU: fingers, hip joints) and cost a sincos each. */
       if (values[c] == 0)
         continue;
-      glm_quatv (r, glm_rad ((float) values[c]), axes[channel - ODORI_CHANNEL_XROTATION]);
-      glm_quat_mul (q, r, product);
-      glm_quat_copy (product, q);
+      quat_mul_axis (acc, channel - ODORI_CHANNEL_XROTATION, values[c]);
     }
+  for (guint i = 0; i < 4; i++)
+    q[i] = (float) acc[i];
+}
+
+/* DEST = V rotated by the unit quaternion Q: v + 2w (u × v) + 2 u × (u × v), u = Q's
+ * vector part (glm_quat_rotatev normalizes Q first: a square root and a division per
+ * joint and frame, for quaternions that are unit up to float rounding). */
+static inline void
+rotate_by_unit (const versor q,
+                const vec3   v,
+                vec3         dest)
+{
+  float tx = 2 * (q[1] * v[2] - q[2] * v[1]);
+  float ty = 2 * (q[2] * v[0] - q[0] * v[2]);
+  float tz = 2 * (q[0] * v[1] - q[1] * v[0]);
+
+  dest[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
+  dest[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
+  dest[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
 }
 
 static void
@@ -869,7 +920,7 @@ convert_frame (OdoriMotion    *motion,
           vec3 rotated;
 
           glm_quat_mul (pxf->rotation, q, xf->rotation);
-          glm_quat_rotatev (pxf->rotation, t, rotated);
+          rotate_by_unit (pxf->rotation, t, rotated);
           glm_vec3_add (pxf->position, rotated, xf->position);
         }
       glm_vec3_one (xf->scale);

@@ -171,8 +171,8 @@ odori_format_detect_file (const char  *path,
   format = odori_format_detect (data, len);
   if (format == ODORI_FORMAT_UNKNOWN)
     g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                 "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS or "
-                 "bulge_types)", path);
+                 "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS, "
+                 "bulge_types, NI_JOINTS_TEXT_FILE, a sensor CSV, KBS or KST)", path);
   return format;
 }
 

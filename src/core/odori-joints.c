@@ -39,6 +39,9 @@ G_DEFINE_QUARK (odori-joints-error-quark, odori_joints_error)
 #define WRAP_MS 60000.0
 #define MAX_ABS_POSITION_M 1e6
 #define EXCERPT_MAX 40
+/* Longest joint name, in bytes (as BVA and BVH names): a longer one is garbage that
+ * would be copied into every warning and segment. */
+#define MAX_NAME 1024
 
 static const char *known_names[] = {
   /* FORMATS.md §4 */
@@ -269,6 +272,10 @@ joint_line (Parser      *p,
   name_len = odori_next_token (&s, end, &name);
   if (name_len == 0)
     return TRUE;  /* a blank line */
+  if (name_len > MAX_NAME)
+    return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
+                      _("the joint name is %" G_GSIZE_FORMAT " bytes long, more than %d"),
+                      name_len, MAX_NAME);
   if (p->frames->len == 0)
     {
       g_autofree char *text = excerpt (name, name_len);
@@ -316,7 +323,11 @@ joint_line (Parser      *p,
                         _("position %g m of joint %.*s is out of range"), v[k],
                         (int) MIN (name_len, 40), name);
   qlen = sqrt (v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
-  if (!(qlen > 1e-12) || !isfinite (qlen))
+  if (!isfinite (qlen))
+    return set_error (p, error, ODORI_JOINTS_ERROR_NUMBER, lineno,
+                      _("the quaternion of joint %.*s is out of range"),
+                      (int) MIN (name_len, 40), name);
+  if (!(qlen > 1e-12))
     return set_error (p, error, ODORI_JOINTS_ERROR_ZERO_QUATERNION, lineno,
                       _("the quaternion of joint %.*s is (0, 0, 0, 0): a rotation needs a "
                         "non-zero quaternion"), (int) MIN (name_len, 40), name);
@@ -485,7 +496,7 @@ warn_missing (Parser             *p,
       const guint *order = js->order + js->start[j];
       guint expect = 0;
 
-      if (js->count[j] == n_in)
+      if (js->count[j] == n_in || js->count[j] == 0)
         continue;
       /* the first frame without it */
       for (guint k = 0; k < js->count[j]; k++, expect++)
@@ -508,10 +519,11 @@ build_capture (Parser                   *p,
   g_autofree Frame *kept_frames = g_new (Frame, p->frames->len);
   g_autofree double *times = g_new (double, p->frames->len);
   g_autofree guint *cursor = NULL;
+  g_autofree guint *live = g_new (guint, MAX (p->names->len, 1));
   JointSamples js;
   g_autoptr(OdoriMotion) motion = NULL;
-  OdoriCapture *capture;
-  guint n_in = 0, n_out, n_joints = p->names->len, i = 0;
+  OdoriCapture *capture = NULL;
+  guint n_in = 0, n_out, n_joints = 0, i = 0;
   double frame_time;
   gboolean resample;
 
@@ -527,18 +539,31 @@ build_capture (Parser                   *p,
         }
     }
 
+  joint_samples_init (&js, p, kept);
+  /* a joint seen only in frames that a repeated time replaced has no data at all */
+  for (guint j = 0; j < p->names->len; j++)
+    if (js.count[j] > 0)
+      live[n_joints++] = j;
+    else
+      warn (p, 0, _("joint %s appears only in replaced frames; it is left out"),
+            (const char *) g_ptr_array_index (p->names, j));
+  if (n_joints == 0)
+    {
+      set_error (p, error, ODORI_JOINTS_ERROR_EMPTY, kept_frames[0].line,
+                 _("no joint data line in the frames that are kept"));
+      goto out;
+    }
+  warn_missing (p, &js, kept_frames, n_in);
+
   if (!odori_capture_plan_frames (p->path, times, n_in, options->fps, n_joints, input_bytes,
                                   &n_out, &frame_time, &resample, error))
-    return NULL;
+    goto out;
   motion = odori_motion_new (n_joints, n_out, frame_time, error);
   if (motion == NULL)
-    return NULL;
+    goto out;
   for (guint j = 0; j < n_joints; j++)
-    odori_motion_set_segment_name (motion, j, g_ptr_array_index (p->names, j));
+    odori_motion_set_segment_name (motion, j, g_ptr_array_index (p->names, live[j]));
   odori_capture_set_units (motion, ODORI_UNIT_CENTIMETERS);
-
-  joint_samples_init (&js, p, kept);
-  warn_missing (p, &js, kept_frames, n_in);
   cursor = g_new0 (guint, n_joints);
 
   for (guint k = 0; k < n_out; k++)
@@ -558,8 +583,8 @@ build_capture (Parser                   *p,
       for (guint j = 0; j < n_joints; j++)
         {
           OdoriTransform *tr = odori_motion_get (motion, k, j);
-          const Sample *a = held_sample (p, &js, j, i, &cursor[j]);
-          const Sample *b = u > 0 ? next_sample (p, &js, j, i, cursor[j]) : a;
+          const Sample *a = held_sample (p, &js, live[j], i, &cursor[j]);
+          const Sample *b = u > 0 ? next_sample (p, &js, live[j], i, cursor[j]) : a;
 
           for (int c = 0; c < 3; c++)
             tr->position[c] = a->pos[c] + u * (b->pos[c] - a->pos[c]);
@@ -569,14 +594,18 @@ build_capture (Parser                   *p,
             odori_quat_slerp (a->quat, b->quat, u, tr->rotation);
         }
     }
-  joint_samples_clear (&js);
 
+  g_free (motion->path);
+  motion->path = g_strdup (p->path);
   capture = odori_capture_new (ODORI_CAPTURE_JOINTS, g_steal_pointer (&motion));
   capture->has_rotations = TRUE;
   capture->rotations_local = TRUE;
   capture->n_source_frames = n_in;
   capture->source_duration = times[n_in - 1] - times[0];
   capture->resampled = resample;
+
+out:
+  joint_samples_clear (&js);
   return capture;
 }
 

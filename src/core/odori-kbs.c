@@ -192,6 +192,18 @@ add_warning (GPtrArray  *warnings,
     g_ptr_array_add (warnings, odori_diagnostic_new (path, line, FALSE, "%s", message));
 }
 
+/* A bone name is a line of text: no control characters but tabs (they could not be
+ * written back as XML, and no model names a bone with them). */
+static gboolean
+bone_name_ok (const char *name,
+              gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (((guchar) name[i] < 0x20 && name[i] != '\t') || name[i] == 0x7f)
+      return FALSE;
+  return g_utf8_validate_len (name, len, NULL);
+}
+
 /* Sniffing */
 
 static gboolean
@@ -616,6 +628,10 @@ read_joint (OdoriKbs         *kbs,
     {
       g_autofree char *text = element_text (bone);
 
+      if (!bone_name_ok (text, strlen (text)))
+        return set_error (error, ODORI_KBS_ERROR_INVALID, path, xmlGetLineNo (bone),
+                          _("the bone name of <%s> contains a control character"),
+                          element_names[joint]);
       g_free (kj->bone);
       kj->bone = text[0] != '\0' ? g_steal_pointer (&text) : NULL;
     }
@@ -801,6 +817,18 @@ kst_line (OdoriKbs    *kbs,
   if (kbs->joints[joint].line != 0)
     return set_error (error, ODORI_KBS_ERROR_INVALID, path, lineno,
                       _("%s is given twice (first on line %u)"), name, kbs->joints[joint].line);
+  /* Blanks around the name inside the quotes are dropped, as KBS element text is
+   * trimmed: a KST read and saved as KBS names the same bones. */
+  while (bone_len > 0 && (bone[0] == ' ' || bone[0] == '\t'))
+    {
+      bone++;
+      bone_len--;
+    }
+  while (bone_len > 0 && (bone[bone_len - 1] == ' ' || bone[bone_len - 1] == '\t'))
+    bone_len--;
+  if (!bone_name_ok (bone, bone_len))
+    return set_error (error, ODORI_KBS_ERROR_INVALID, path, lineno,
+                      _("the bone name of %s contains a control character"), name);
   if (twist_len == 5 && memcmp (twist, "twist", 5) == 0)
     kbs->joints[joint].twist = TRUE;
   else if (twist_len == 8 && memcmp (twist, "nottwist", 8) == 0)
@@ -899,13 +927,10 @@ static gboolean
 check_bone_name (const char  *bone,
                  GError     **error)
 {
-  if (!g_utf8_validate (bone, -1, NULL))
+  if (!bone_name_ok (bone, strlen (bone)))
     return set_error (error, ODORI_KBS_ERROR_INVALID, "(kbs)", 1,
-                      _("a bone name is not valid UTF-8"));
-  for (const char *c = bone; *c; c++)
-    if ((guchar) *c < 0x20 && *c != '\t')
-      return set_error (error, ODORI_KBS_ERROR_INVALID, "(kbs)", 1,
-                        _("the bone name \"%s\" contains a control character"), bone);
+                      _("the bone name \"%s\" is not valid UTF-8 or contains a control "
+                        "character"), bone);
   return TRUE;
 }
 

@@ -35,11 +35,14 @@
  * - Twist (KBS/KST twist 0): the bone's local rotation loses its twist about the bone's
  *   own axis (swing-twist decomposition); TORSO's axis is the torso→neck direction.
  * - Output without a KBS: the capture's own segments. NI: one per joint, at the joint,
- *   rotated as the body part that hangs from it (from positions: PELVIS takes the torso's
- *   turn, TORSO and NECK the neck's rotation, L_SHLDR the upper arm's, L_ELBOW and L_HAND
- *   the forearm's, L_HIP the thigh's, L_KNEE and L_FOOT the shin's, HEAD the head's; the
- *   extras the nearest such part). Suit CSV: one per sensor with the file's rotations
- *   (from positions: the same rule with the suit's names).
+ *   rotated as the body part that hangs from it (from positions: TORSO the neck bone's
+ *   rotation, L_SHLDR the upper arm's, L_ELBOW and L_HAND the forearm's, L_HIP the thigh's,
+ *   L_KNEE and L_FOOT the shin's, HEAD the head's; PELVIS and NECK, which carry several
+ *   children, turn as the frame of their hip or shoulder line and the bone up from them;
+ *   the extras take the nearest such part). Suit CSV: one per sensor with the file's
+ *   rotations (from positions: the same rule with the suit's names). So a BVH written
+ *   with the NI or suit skeleton table puts every joint back where it was, for bones of
+ *   constant length.
  * - Output with a KBS: one segment per mapped joint, named after its bone, carrying the
  *   rotation of the bone that ENDS at that joint (OpenRDB's convention: SKEL_LEFT_KNEE is
  *   the thigh) and placed at the bone's start, the pivot joint; TOP_OF_JOINT is at the
@@ -65,9 +68,12 @@ G_DEFINE_QUARK (odori-retarget-error-quark, odori_retarget_error)
 
 #define KJ ODORI_KINECT_N_JOINTS
 #define EPS 1e-6f
-/* Resampled frames × segments allowed per input byte (and at least this many cells). */
+/* Resampled frames × segments allowed per input byte, and at least this many cells. A real
+ * capture holds about 1 kB per frame of 16 joints (0.02 cells per byte), so this leaves room
+ * for 200-fold upsampling and long pauses, while a file of a few kB with absurd times can
+ * never ask for millions of frames. */
 #define CELLS_PER_BYTE 4.0
-#define MIN_CELL_BUDGET ((double) (1 << 20))
+#define MIN_CELL_BUDGET ((double) (1 << 16))
 
 typedef float Quat[4];
 typedef float Vec3[3];
@@ -164,6 +170,25 @@ static const NativeEntry csv_native[] = {
   { "RightHand", R_HA },
   { "LeftUpperLeg", L_KNEE }, { "LeftLowerLeg", L_FOOT }, { "LeftFoot", L_FOOT },
   { "RightUpperLeg", R_KNEE }, { "RightLowerLeg", R_FOOT }, { "RightFoot", R_FOOT },
+};
+
+/* Joints with several children (the pelvis, the neck) turn as the rigid frame of two
+ * vectors, so that all their children follow: the primary one exactly (the hip or shoulder
+ * line), the secondary one in its plane (up to the torso, the head). */
+typedef struct
+{
+  const char *name;
+  const char *primary[2];    /* from, to */
+  const char *secondary[2];
+} TriadEntry;
+
+static const TriadEntry ni_triads[] = {
+  { "PELVIS", { "R_HIP", "L_HIP" }, { "PELVIS", "TORSO" } },
+  { "NECK", { "R_SHLDR", "L_SHLDR" }, { "NECK", "HEAD" } },
+};
+static const TriadEntry csv_triads[] = {
+  { "Hip", { "RightUpperLeg", "LeftUpperLeg" }, { "Hip", "Spine" } },
+  { "Spine", { "RightShoulder", "LeftShoulder" }, { "Spine", "Head" } },
 };
 
 /* NI file rotations: how each joint's global rotation is composed. */
@@ -684,11 +709,16 @@ odori_capture_orient (OdoriCapture *capture,
   ni = capture->kind == ODORI_CAPTURE_JOINTS;
   if (up == ODORI_UP_AUTO)
     {
+      gboolean any_position = FALSE;
+
+      for (guint s = 0; s < motion->n_segments; s++)
+        any_position = any_position || capture->has_position[s];
       up = guess_up (capture);
       if (up == ODORI_UP_AUTO)
         {
           up = ni ? ODORI_UP_Z : ODORI_UP_Y;
-          if (warnings != NULL)
+          /* a CSV of rotations alone is the usual case: no guess to doubt */
+          if (warnings != NULL && any_position)
             g_ptr_array_add (warnings,
                              odori_diagnostic_new (motion->path, 0, FALSE,
                                                    _("cannot tell the up axis from the head and "
@@ -1319,6 +1349,74 @@ slot_position_segment (Retarget *rt,
   return rt->pos_seg[TOP] >= 0 ? rt->pos_seg[TOP] : rt->pos_seg[TORSO];
 }
 
+/* The mapped bones as a BVH hierarchy: a bone hangs from the mapped bone that ends where
+ * it starts (then that bone's rotation carries it exactly; the bones starting at the
+ * torso hang from TORSO's at offset 0); any other is a ROOT of its own with position
+ * channels (TOP_OF_JOINT, TORSO, a bone whose parent bone is not mapped), so the
+ * hierarchy never moves a bone away from where the capture put it. */
+static void
+set_kbs_hierarchy (Retarget    *rt,
+                   OdoriMotion *out,
+                   const int   *slots,
+                   guint        n)
+{
+  static const OdoriChannel root_channels[6] = {
+    ODORI_CHANNEL_XPOSITION, ODORI_CHANNEL_YPOSITION, ODORI_CHANNEL_ZPOSITION,
+    ODORI_CHANNEL_ZROTATION, ODORI_CHANNEL_XROTATION, ODORI_CHANNEL_YROTATION,
+  };
+  int index_of[KJ];
+
+  for (int k = 0; k < KJ; k++)
+    index_of[k] = -1;
+  for (guint i = 0; i < n; i++)
+    index_of[slots[i]] = i;
+
+  for (guint i = 0; i < n; i++)
+    {
+      OdoriSegment *seg = &out->segments[i];
+      int k = slots[i], pivot = pivot_of[k];
+      /* the bone ending where this one starts (TORSO's: at the torso, offset 0) */
+      int parent = k != TOP && k != TORSO && pivot != TOP ? index_of[pivot] : -1;
+
+      seg->parent = parent;
+      glm_vec3_zero (seg->offset);
+      if (parent >= 0)
+        {
+          Vec3 d;
+
+          glm_vec3_sub (odori_motion_get (out, 0, i)->position,
+                        odori_motion_get (out, 0, parent)->position, d);
+          qrot_inv (odori_motion_get (out, 0, parent)->rotation, d, seg->offset);
+          seg->n_channels = 3;
+          memcpy (seg->channels, root_channels + 3, 3 * sizeof (OdoriChannel));
+        }
+      else
+        {
+          seg->n_channels = 6;
+          memcpy (seg->channels, root_channels, sizeof root_channels);
+        }
+
+      seg->has_end_site = FALSE;
+      if (k != TOP && k != TORSO && rt->pos_seg[k] >= 0)
+        {
+          /* the bone's own length and direction */
+          Vec3 d;
+
+          glm_vec3_sub (odori_motion_get (rt->src, 0, rt->pos_seg[k])->position,
+                        odori_motion_get (out, 0, i)->position, d);
+          qrot_inv (odori_motion_get (out, 0, i)->rotation, d, seg->end_site);
+          seg->has_end_site = glm_vec3_norm (seg->end_site) > EPS;
+        }
+    }
+  /* a segment's parent is set before it is known to have children: End Sites only on
+   * leaves */
+  for (guint i = 0; i < n; i++)
+    for (guint c = 0; c < n; c++)
+      if (out->segments[c].parent == (int) i)
+        out->segments[i].has_end_site = FALSE;
+  out->has_hierarchy = TRUE;
+}
+
 static OdoriMotion *
 output_kbs (Retarget  *rt,
             GError   **error)
@@ -1375,7 +1473,74 @@ output_kbs (Retarget  *rt,
         if (ps >= 0)
           memcpy (t->position, odori_motion_get (rt->src, f, ps)->position, sizeof (Vec3));
       }
+  set_kbs_hierarchy (rt, out, slots, n_out);
   return out;
+}
+
+/* The orthonormal frame of A (first axis) and B (in the plane of the first two). */
+static gboolean
+triad_frame (const float a[3],
+             const float b[3],
+             mat3        m)
+{
+  Vec3 x, y, z;
+
+  glm_vec3_copy ((float *) a, x);
+  if (!normalize3 (x))
+    return FALSE;
+  glm_vec3_cross (x, (float *) b, z);
+  if (!normalize3 (z))
+    return FALSE;
+  glm_vec3_cross (z, x, y);
+  glm_vec3_copy (x, m[0]);
+  glm_vec3_copy (y, m[1]);
+  glm_vec3_copy (z, m[2]);
+  return TRUE;
+}
+
+static gboolean
+triad_vectors (Retarget         *rt,
+               const TriadEntry *e,
+               guint             frame,
+               float             a[3],
+               float             b[3])
+{
+  int s[4] = {
+    find_segment (rt->src, e->primary[0]), find_segment (rt->src, e->primary[1]),
+    find_segment (rt->src, e->secondary[0]), find_segment (rt->src, e->secondary[1]),
+  };
+
+  for (int i = 0; i < 4; i++)
+    if (s[i] < 0 || !rt->capture->has_position[s[i]])
+      return FALSE;
+  glm_vec3_sub (odori_motion_get (rt->src, frame, s[1])->position,
+                odori_motion_get (rt->src, frame, s[0])->position, a);
+  glm_vec3_sub (odori_motion_get (rt->src, frame, s[3])->position,
+                odori_motion_get (rt->src, frame, s[2])->position, b);
+  return TRUE;
+}
+
+/* SEG turns as the frame of its triad, relative to frame 0; where the frame is not
+ * defined, it keeps the rotation it has. */
+static void
+apply_triad (Retarget         *rt,
+             OdoriMotion      *out,
+             guint             seg,
+             const TriadEntry *e)
+{
+  Vec3 a, b;
+  mat3 f0, ft, f0t, r;
+
+  if (!triad_vectors (rt, e, 0, a, b) || !triad_frame (a, b, f0))
+    return;
+  glm_mat3_transpose_to (f0, f0t);
+  for (guint f = 0; f < out->n_frames; f++)
+    if (triad_vectors (rt, e, f, a, b) && triad_frame (a, b, ft))
+      {
+        glm_mat3_mul (ft, f0t, r);
+        glm_mat3_quat (r, odori_motion_get (out, f, seg)->rotation);
+        glm_quat_normalize (odori_motion_get (out, f, seg)->rotation);
+      }
 }
 
 static OdoriMotion *
@@ -1408,6 +1573,14 @@ output_native (Retarget  *rt,
     for (guint s = 0; s < out->n_segments; s++)
       memcpy (odori_motion_get (out, f, s)->rotation, rt->totals[(gsize) f * KJ + slot[s]],
               sizeof (Quat));
+  for (guint i = 0; i < (ni ? G_N_ELEMENTS (ni_triads) : G_N_ELEMENTS (csv_triads)); i++)
+    {
+      const TriadEntry *e = ni ? &ni_triads[i] : &csv_triads[i];
+      int s = find_segment (out, e->name);
+
+      if (s >= 0)
+        apply_triad (rt, out, s, e);
+    }
   return out;
 }
 

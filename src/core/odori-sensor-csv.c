@@ -42,6 +42,11 @@ G_DEFINE_QUARK (odori-sensor-csv-error-quark, odori_sensor_csv_error)
 #define SUIT_RATE 100.0
 #define MAX_CELL_EXCERPT 40
 #define MAX_UNKNOWN_LISTED 8
+/* The suit writes about 200 columns with names of a few dozen bytes: a header beyond these
+ * is garbage (and every column costs a name and a slot). */
+#define MAX_COLUMNS 10000
+#define MAX_COLUMN_NAME 1024
+#define MAX_ABS_VALUE 1e15
 
 typedef enum
 {
@@ -185,12 +190,14 @@ guess_separator (const char *line,
   return ',';
 }
 
-/* Splits a line into cells (spans into the line; quoted cells exclude their quotes and
- * may contain doubled quotes, see cell_text()). */
+/* Splits a line into at most MAX cells (spans into the line; quoted cells exclude their
+ * quotes and may contain doubled quotes, see cell_text()); the rest of the line is not
+ * split. */
 static void
 split_cells (const char *line,
              gsize       len,
              char        sep,
+             guint       max,
              GArray     *cells)
 {
   const char *p = line;
@@ -228,7 +235,7 @@ split_cells (const char *line,
           cell.len = e - s;
         }
       g_array_append_val (cells, cell);
-      if (p >= end)
+      if (p >= end || cells->len >= max)
         break;
       p++;  /* past the separator */
     }
@@ -395,7 +402,16 @@ parse_header (Parser      *p,
   gboolean any_rotation = FALSE, any = FALSE;
 
   p->sep = guess_separator (line, len);
-  split_cells (line, len, p->sep, cells);
+  split_cells (line, len, p->sep, MAX_COLUMNS + 1, cells);
+  if (cells->len > MAX_COLUMNS)
+    return set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
+                      _("the header has more than %d columns"), MAX_COLUMNS);
+  for (guint c = 0; c < cells->len; c++)
+    if (g_array_index (cells, Cell, c).len > MAX_COLUMN_NAME)
+      return set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
+                        _("the name of column %u is %" G_GSIZE_FORMAT " bytes long, more "
+                          "than %d"), c + 1, g_array_index (cells, Cell, c).len,
+                        MAX_COLUMN_NAME);
   for (guint c = 0; c < cells->len; c++)
     {
       Column col = { cell_text (&g_array_index (cells, Cell, c)), COL_UNKNOWN, 0, 0, -1 };
@@ -515,6 +531,16 @@ parse_cell (Parser      *p,
                         _("row %u, column \"%s\" (column %u): expected a number, got \"%s\""),
                         row, col->name, c + 1, text);
     }
+  /* Values are kept as floats: beyond this (BVA's limit too) they are garbage, and a
+   * quaternion component of 1e49 would become inf, and its rotation NaN. */
+  if (fabs (*out) > MAX_ABS_VALUE)
+    {
+      g_autofree char *text = excerpt (cell->start, cell->len);
+
+      return set_error (p, error, ODORI_SENSOR_CSV_ERROR_NUMBER, lineno,
+                        _("row %u, column \"%s\" (column %u): %s is out of range"),
+                        row, col->name, c + 1, text);
+    }
   return TRUE;
 }
 
@@ -570,7 +596,8 @@ parse_row (Parser      *p,
 {
   guint row = p->times->len + 1;
 
-  split_cells (line, len, p->sep, cells);
+  /* Cells beyond the header's columns are never looked at: not split either. */
+  split_cells (line, len, p->sep, MAX (p->columns->len, 1), cells);
   for (guint c = 0; c < p->columns->len; c++)
     {
       const Column *col = &g_array_index (p->columns, Column, c);
@@ -850,6 +877,8 @@ build_capture (Parser                   *p,
         }
     }
 
+  g_free (motion->path);
+  motion->path = g_strdup (p->path);
   capture = odori_capture_new (ODORI_CAPTURE_SENSOR_CSV, g_steal_pointer (&motion));
   for (guint s = 0; s < n_sensors; s++)
     {

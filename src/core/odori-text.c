@@ -111,12 +111,11 @@ locate_offset (const char *data,
 /* No text format Odori reads has NUL bytes, and C strings would end at one: a name
  * "A\0B" would be saved as "A". A NUL means binary data or UTF-16: refuse it. */
 static gboolean
-check_no_nul (const char  *data,
-              gsize        len,
-              const char  *display_name,
-              GError     **error)
+report_nul (const char  *data,
+            const char  *nul,
+            const char  *display_name,
+            GError     **error)
 {
-  const char *nul = memchr (data, '\0', len);
   guint line, column;
 
   if (nul == NULL)
@@ -126,6 +125,50 @@ check_no_nul (const char  *data,
                "%s:%u: a NUL byte at column %u: not a text file (UTF-16 or binary data?)",
                display_name, line, column);
   return FALSE;
+}
+
+static gboolean
+check_no_nul (const char  *data,
+              gsize        len,
+              const char  *display_name,
+              GError     **error)
+{
+  return report_nul (data, memchr (data, '\0', len), display_name, error);
+}
+
+/* Both checks of a file about to be read, in one pass over it instead of two: returns
+ * the first NUL byte of DATA or NULL, and sets *ASCII when no byte has its high bit. */
+static const char *
+scan_nul_ascii (const char *data,
+                gsize       len,
+                gboolean   *ascii)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 high = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 acc = 0;
+  gsize i = 0;
+
+  while (i + 32 <= len)
+    {
+      guint64 w[4], zero;
+
+      memcpy (w, data + i, sizeof w);
+      acc |= w[0] | w[1] | w[2] | w[3];
+      /* (w - 0x01..) & ~w has a high bit set exactly when w has a zero byte */
+      zero = ((w[0] - ones) & ~w[0]) | ((w[1] - ones) & ~w[1]) |
+             ((w[2] - ones) & ~w[2]) | ((w[3] - ones) & ~w[3]);
+      if (G_UNLIKELY (zero & high))
+        return memchr (data + i, '\0', 32);
+      i += 32;
+    }
+  for (; i < len; i++)
+    {
+      if (data[i] == '\0')
+        return data + i;
+      acc |= (guchar) data[i];
+    }
+  *ascii = (acc & high) == 0;
+  return NULL;
 }
 
 char *
@@ -261,9 +304,7 @@ text_file_take_raw (OdoriTextFile *file,
 {
   const char *text = raw;
   gsize text_len = len;
-
-  if (!check_no_nul (raw, len, file->path, error))
-    return FALSE;
+  gboolean ascii = FALSE;
 
   file->encoding = ODORI_ENCODING_UTF8;
   if (has_bom (raw, len))
@@ -273,7 +314,11 @@ text_file_take_raw (OdoriTextFile *file,
       file->encoding = ODORI_ENCODING_UTF8_BOM;
     }
 
-  if (is_ascii (text, text_len) || g_utf8_validate_len (text, text_len, NULL))
+  /* The BOM has no NUL: scanning the text after it checks the whole file. */
+  if (!report_nul (raw, scan_nul_ascii (text, text_len, &ascii), file->path, error))
+    return FALSE;
+
+  if (ascii || g_utf8_validate_len (text, text_len, NULL))
     {
       file->data = text;
       file->len = text_len;
@@ -530,6 +575,37 @@ is_digit (char c)
   return (unsigned) (c - '0') < 10u;
 }
 
+/* The slow path of odori_parse_double() for the number [START, S): g_ascii_strtod needs a
+ * NUL-terminated copy. Kept out of line, so that the fast path needs no stack buffer and
+ * saves fewer registers. */
+static G_GNUC_NO_INLINE gboolean
+parse_double_slow (const char **p,
+                   const char  *start,
+                   const char  *s,
+                   double      *out)
+{
+  char buf[128];
+  gsize n = s - start;
+  double v;
+
+  if (n < sizeof buf)
+    {
+      memcpy (buf, start, n);
+      buf[n] = '\0';
+      v = g_ascii_strtod (buf, NULL);
+    }
+  else
+    {
+      g_autofree char *copy = g_strndup (start, n);
+      v = g_ascii_strtod (copy, NULL);
+    }
+  if (!isfinite (v))
+    return FALSE;
+  *out = v;
+  *p = s;
+  return TRUE;
+}
+
 gboolean
 odori_parse_double (const char **p,
                     const char  *end,
@@ -608,29 +684,8 @@ odori_parse_double (const char **p,
       return TRUE;
     }
 
-  /* Rare: long mantissas or big exponents. g_ascii_strtod needs a NUL-terminated copy. */
-  {
-    char buf[128];
-    gsize n = s - start;
-    double v;
-
-    if (n < sizeof buf)
-      {
-        memcpy (buf, start, n);
-        buf[n] = '\0';
-        v = g_ascii_strtod (buf, NULL);
-      }
-    else
-      {
-        g_autofree char *copy = g_strndup (start, n);
-        v = g_ascii_strtod (copy, NULL);
-      }
-    if (!isfinite (v))
-      return FALSE;
-    *out = v;
-    *p = s;
-    return TRUE;
-  }
+  /* Rare: long mantissas or big exponents. */
+  return parse_double_slow (p, start, s, out);
 }
 
 gboolean

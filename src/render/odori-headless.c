@@ -24,6 +24,7 @@
 /* GL_MAX_RENDERBUFFER_SIZE is at least 16384 on llvmpipe; refuse more than this anyway,
  * a W x H x 4 read-back of 16384^2 is already a gigabyte. */
 #define MAX_SIZE 16384
+#define MAX_SAMPLES_TOTAL (G_GUINT64_CONSTANT (64) * 1024 * 1024)
 
 /* eglGetPlatformDisplay gives every caller the same display, and eglTerminate ends it
  * for all of them: terminate only when the last user is gone. */
@@ -184,6 +185,11 @@ create_framebuffer (OdoriHeadless  *self,
     }
 
   delete_framebuffer (self);
+  /* colour and depth take 8 bytes a sample: keep a huge image within ~512 MiB */
+  while (self->samples > 1 && (guint64) self->samples * width * height > MAX_SAMPLES_TOTAL)
+    self->samples /= 2;
+  if (self->samples <= 1)
+    self->samples = 0;
   if (self->samples > 1)
     {
       glGenRenderbuffers (1, &self->resolve_rb);

@@ -28,7 +28,8 @@ gboolean        odori_headless_resize      (OdoriHeadless   *self,
                                             int              height,
                                             GError         **error);
 /* Multisample antialiasing: SAMPLES per pixel (1: none, the default), at most what the
- * driver offers; the read-back resolves them. Reallocates the framebuffer. */
+ * driver offers (and fewer for huge images); the read-back resolves them. Reallocates
+ * the framebuffer. */
 gboolean        odori_headless_set_samples (OdoriHeadless   *self,
                                             int              samples,
                                             GError         **error);

@@ -98,7 +98,7 @@ struct _OdoriRenderer
 {
   /* GL objects */
   GLuint         background_program;
-  GLint          u_bg_top, u_bg_bottom, u_bg_viewport;
+  GLint          u_bg_top, u_bg_bottom;
   GLuint         floor_program;
   GLint          u_floor_view_proj, u_floor_center, u_floor_half_size, u_floor_y, u_floor_color,
                  u_floor_line_color, u_floor_spacing, u_floor_extent, u_floor_top,
@@ -316,7 +316,6 @@ build_programs (OdoriRenderer  *self,
     return FALSE;
   self->u_bg_top = glGetUniformLocation (p, "u_top");
   self->u_bg_bottom = glGetUniformLocation (p, "u_bottom");
-  self->u_bg_viewport = glGetUniformLocation (p, "u_viewport");
 
   p = self->floor_program = build_program ("floor.vert", "floor.frag", NULL, NULL, error);
   if (p == 0)
@@ -1259,15 +1258,12 @@ pose_skin (OdoriRenderer *self)
 static void
 draw_background (OdoriRenderer *self)
 {
-  float viewport[2] = { self->width, self->height };
-
   glEnable (GL_DEPTH_TEST);
   glDepthFunc (GL_LEQUAL);
   glDepthMask (GL_FALSE);
   glUseProgram (self->background_program);
   glUniform3fv (self->u_bg_top, 1, background_top);
   glUniform3fv (self->u_bg_bottom, 1, background_bottom);
-  glUniform2fv (self->u_bg_viewport, 1, viewport);
   glBindVertexArray (self->empty_vao);
   glDrawArrays (GL_TRIANGLES, 0, 3);
   glDepthMask (GL_TRUE);

@@ -70,16 +70,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   set = odori_bulge_set_load_text (file, &error);
   if (set == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, NAME ":"))
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, NAME);
       return 0;
     }
   if (error != NULL)
     fuzz_fail ("a bulge set and an error: %s", error->message);
   fuzz_note ("loaded");
+  fuzz_check_diagnostics (set->log);
 
   for (guint i = 0; i < set->bulges->len; i++)
     {

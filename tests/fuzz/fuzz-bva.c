@@ -75,16 +75,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   motion = odori_bva_load_text (file, warnings, &error);
   if (motion == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, NAME ":"))
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, NAME);
       return 0;
     }
   if (error != NULL)
     fuzz_fail ("a motion and an error: %s", error->message);
   fuzz_note ("loaded");
+  fuzz_check_diagnostics (warnings);
 
   out = odori_output_new_memory (odori_text_file_get_encoding (file));
   odori_bva_write (motion, out);

@@ -42,16 +42,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   motion = odori_bvh_load_text (file, warnings, &error);
   if (motion == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, NAME ":"))
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, NAME);
       return 0;
     }
   if (error != NULL)
     fuzz_fail ("a motion and an error: %s", error->message);
   fuzz_note ("loaded");
+  fuzz_check_diagnostics (warnings);
   if (!motion->has_hierarchy)
     fuzz_fail ("a BVH motion without its hierarchy");
   for (guint i = 0; i < motion->n_segments; i++)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <glib.h>
 
@@ -50,6 +51,42 @@ fuzz_init (void)
     fputc ('\n', stderr);                       \
     abort ();                                   \
   } G_STMT_END
+
+/* A refusal: an error, whose message starts with "NAME:" (FILE:LINE: ...), is valid
+ * UTF-8 and short (a reader quotes at most a few dozen bytes of the input). */
+static inline void
+fuzz_check_error (const GError *error,
+                  const char   *name)
+{
+  gsize n = strlen (name);
+
+  if (error == NULL)
+    fuzz_fail ("NULL without an error");
+  if (strncmp (error->message, name, n) != 0 || error->message[n] != ':')
+    fuzz_fail ("error message without FILE:LINE: %s", error->message);
+  if (!g_utf8_validate (error->message, -1, NULL))
+    fuzz_fail ("error message is not valid UTF-8: %s", error->message);
+  if (strlen (error->message) > 4096)
+    fuzz_fail ("error message of %zu bytes", strlen (error->message));
+  fuzz_note ("refused: %s", error->message);
+}
+
+/* Warnings, as OdoriDiagnostic: valid UTF-8, short. */
+static inline void
+fuzz_check_diagnostics (GPtrArray *diagnostics)
+{
+  for (guint i = 0; diagnostics != NULL && i < diagnostics->len; i++)
+    {
+      const OdoriDiagnostic *d = g_ptr_array_index (diagnostics, i);
+
+      if (d->message == NULL || !g_utf8_validate (d->message, -1, NULL))
+        fuzz_fail ("diagnostic %u is not valid UTF-8: %s", i, d->message);
+      if (strlen (d->message) > 4096)
+        fuzz_fail ("diagnostic %u of %zu bytes", i, strlen (d->message));
+      if (d->file != NULL && !g_utf8_validate (d->file, -1, NULL))
+        fuzz_fail ("diagnostic %u: file name not valid UTF-8", i);
+    }
+}
 
 /* The bytes an in-memory OUT received (commit must succeed: memory cannot fail). */
 static inline GBytes *

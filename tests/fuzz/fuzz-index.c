@@ -93,16 +93,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   index = odori_index_load_text (file, &error);
   if (index == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, NAME ":"))
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, NAME);
       return 0;
     }
   if (error != NULL)
     fuzz_fail ("an index and an error: %s", error->message);
   fuzz_note ("loaded");
+  fuzz_check_diagnostics (index->warnings);
 
   check_lookups (index);
 

@@ -35,11 +35,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   capture = odori_joints_load_text (file, NULL, warnings, &error);
   if (capture == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, NAME ":"))
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, NAME);
       return 0;
     }
   if (error != NULL)

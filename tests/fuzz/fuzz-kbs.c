@@ -45,16 +45,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   kbs = odori_kbs_load_data (NAME, (const char *) data, size, warnings, &error);
   if (kbs == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, NAME ":"))
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, NAME);
       return 0;
     }
   if (error != NULL)
     fuzz_fail ("a bone setting and an error: %s", error->message);
   fuzz_note ("loaded");
+  fuzz_check_diagnostics (warnings);
 
   for (int j = 0; j < ODORI_KINECT_N_JOINTS; j++)
     if (kbs->joints[j].bone != NULL && odori_kbs_find_bone (kbs, kbs->joints[j].bone) < 0)

@@ -58,16 +58,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   score = odori_score_load_text (file, &error);
   if (score == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, NAME ":"))
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, NAME);
       return 0;
     }
   if (error != NULL)
     fuzz_fail ("a score and an error: %s", error->message);
   fuzz_note ("loaded");
+  fuzz_check_diagnostics (score->warnings);
 
   out = odori_output_new_memory (score->encoding);
   odori_score_write (score, out);

@@ -31,11 +31,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                                         &error);
   if (capture == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, NAME ":"))
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, NAME);
       return 0;
     }
   if (error != NULL)

@@ -75,12 +75,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   skeleton = odori_skeleton_load (memfd_path, &error);
   if (skeleton == NULL)
     {
-      if (error == NULL)
-        fuzz_fail ("NULL without an error");
-      if (!g_str_has_prefix (error->message, memfd_path) ||
-          error->message[strlen (memfd_path)] != ':')
-        fuzz_fail ("error message without FILE:LINE: %s", error->message);
-      fuzz_note ("refused: %s", error->message);
+      fuzz_check_error (error, memfd_path);
       return 0;
     }
   if (error != NULL)

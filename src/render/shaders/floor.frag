@@ -1,8 +1,9 @@
 #version 330 core
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The floor: a grid (minor lines, and major ones every 5) and the X and Z axes,
-// antialiased with screen-space derivatives, fading with distance into the backdrop (computed here, so the floor is
-// opaque and the backdrop is only drawn where nothing else is).
+// antialiased with screen-space derivatives, fading with distance into the backdrop's
+// gradient (computed here, so the floor is opaque and the backdrop is only drawn where
+// nothing else is).
 uniform vec3 u_color;
 uniform vec3 u_line_color;
 uniform vec2 u_center;
@@ -14,15 +15,6 @@ uniform vec2 u_viewport;
 
 in vec2 v_xz;
 out vec4 frag_color;
-
-vec3
-backdrop (vec2 frag)
-{
-  vec2 uv = frag / u_viewport;
-  vec3 c = mix (u_bottom, u_top, smoothstep (0.0, 1.0, uv.y));
-  vec2 d = uv - vec2 (0.5, 0.55);
-  return c * (1.0 - 0.12 * dot (d, d));
-}
 
 void
 main ()
@@ -45,6 +37,9 @@ main ()
   c = mix (c, vec3 (0.80, 0.32, 0.30), x_axis * 0.55);
   c = mix (c, vec3 (0.30, 0.45, 0.82), z_axis * 0.55);
 
-  float r = length (v_xz - u_center) / u_extent;
-  frag_color = vec4 (mix (c, backdrop (gl_FragCoord.xy), smoothstep (0.55, 1.0, r)), 1.0);
+  // fade by the squared distance (no square root), from 55 % of the extent to all of it
+  vec2 d = (v_xz - u_center) / u_extent;
+  float fade = clamp ((dot (d, d) - 0.3) / 0.7, 0.0, 1.0);
+  vec3 backdrop = mix (u_bottom, u_top, gl_FragCoord.y / u_viewport.y);
+  frag_color = vec4 (mix (c, backdrop, fade * fade * (3.0 - 2.0 * fade)), 1.0);
 }
