@@ -31,4 +31,11 @@ times.sort((a, b) => a - b);
 const mid = times.length >> 1;
 const t = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
 const frames = result.clip.tracks.length ? result.clip.tracks[0].times.length : 0;
-console.log(`three ${bytes} ${t.toFixed(6)} ${(bytes / 1e6 / t).toFixed(1)} ${process.resourceUsage().maxRSS} ${frames}`);
+// VmHWM: the peak of this process image alone (maxRSS would also count the parent's
+// memory at fork time, before exec).
+let rss = process.resourceUsage().maxRSS;
+try {
+  const m = /^VmHWM:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  if (m) rss = parseInt(m[1], 10);
+} catch (e) { /* not Linux */ }
+console.log(`three ${bytes} ${t.toFixed(6)} ${(bytes / 1e6 / t).toFixed(1)} ${rss} ${frames}`);

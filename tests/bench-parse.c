@@ -23,6 +23,10 @@
  *   bench-parse copy FILE OUT [REPS]        the floor: FILE's bytes written with write(2)
  *                                           in 1 MiB blocks, then fsync
  *
+ * Machine:
+ *   bench-parse pages FILE                  ms per 100 MiB to touch fresh memory, FILE's
+ *                                           mapped pages, and to read FILE
+ *
  * Each measuring mode prints one line "mode bytes seconds MB/s maxrss_kb values", where
  * seconds is the median of the REPS repetitions, bytes the file read (or written), and
  * maxrss the process's peak resident set: run each in its own process.
@@ -154,11 +158,18 @@ now (void)
   return g_get_monotonic_time () / 1e6;
 }
 
+/* VmHWM: the peak of this process image alone (ru_maxrss would also count the parent's
+ * memory at fork time, before exec). */
 static long
 maxrss_kb (void)
 {
+  g_autofree char *status = NULL;
   struct rusage ru;
+  const char *hwm;
 
+  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL) &&
+      (hwm = strstr (status, "VmHWM:")) != NULL)
+    return atol (hwm + 6);
   getrusage (RUSAGE_SELF, &ru);
   return ru.ru_maxrss;
 }
@@ -582,6 +593,68 @@ run_copy (const char *path,
   return 0;
 }
 
+/* What memory costs on this machine: milliseconds per 100 MiB for the first touch of
+ * fresh anonymous memory (4 KiB pages, then transparent huge pages), of a mapped file's
+ * pages already in the page cache, and for reading the file through one buffer. On a
+ * bare machine the first three are a few ms; in some virtual machines they dominate. */
+static double
+ms_per_100mib (gsize  len,
+               double seconds)
+{
+  return seconds * 1000 * (100.0 * 1048576 / len);
+}
+
+static int
+run_pages (const char *path)
+{
+  gsize len = file_size (path) & ~(gsize) ((2u << 20) - 1);
+  const gsize huge = 2u << 20;
+  volatile char sink = 0;
+  double t0, anon4k, anonhuge, file, rd;
+  char *m, *aligned;
+
+  if (len < huge)
+    g_error ("%s: too small to measure pages", path);
+
+  t0 = now ();
+  m = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  for (gsize i = 0; i < len; i += 4096)
+    m[i] = 1;
+  anon4k = ms_per_100mib (len, now () - t0);
+  munmap (m, len);
+
+  t0 = now ();
+  m = mmap (NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  aligned = (char *) (((guintptr) m + huge - 1) & ~(guintptr) (huge - 1));
+#ifdef MADV_HUGEPAGE
+  madvise (aligned, len, MADV_HUGEPAGE);
+#endif
+  for (gsize i = 0; i < len; i += 4096)
+    aligned[i] = 1;
+  anonhuge = ms_per_100mib (len, now () - t0);
+  munmap (m, len + huge);
+
+  t0 = now ();
+  {
+    int fd = open (path, O_RDONLY);
+
+    m = mmap (NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close (fd);
+    for (gsize i = 0; i < len; i += 4096)
+      sink += m[i];
+  }
+  file = ms_per_100mib (len, now () - t0);
+  munmap (m, len);
+
+  t0 = now ();
+  read_cat (path);
+  rd = ms_per_100mib (file_size (path), now () - t0);
+
+  printf ("pages anon-4k %.1f anon-huge %.1f file-map %.1f read %.1f\n",
+          anon4k, anonhuge, file, rd);
+  return 0;
+}
+
 static guint
 parse_reps (int    argc,
             char **argv,
@@ -624,9 +697,12 @@ main (int   argc,
     return run_printf (argv[2], argv[3], parse_reps (argc, argv, 4));
   if ((argc == 4 || argc == 5) && strcmp (argv[1], "copy") == 0)
     return run_copy (argv[2], argv[3], parse_reps (argc, argv, 4));
+  if (argc == 3 && strcmp (argv[1], "pages") == 0)
+    return run_pages (argv[2]);
 
   fprintf (stderr, "usage: bench-parse gen-bva|gen-bvh FILE MB|FRAMESf\n"
                    "       bench-parse cat|newline|limit|strtod|odori FILE [REPS]\n"
-                   "       bench-parse write-bva|write-bvh|printf|copy FILE OUT [REPS]\n");
+                   "       bench-parse write-bva|write-bvh|printf|copy FILE OUT [REPS]\n"
+                   "       bench-parse pages FILE\n");
   return 2;
 }

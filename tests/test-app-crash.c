@@ -25,9 +25,9 @@
 #include "odori-application.h"
 #include "odori-window-private.h"
 
-static gboolean have_display;
+static gboolean          have_display;
 static OdoriApplication *test_app;
-static char *test_home;
+static char             *test_home;
 
 /* The edits. */
 static const struct
@@ -77,7 +77,7 @@ score_text (OdoriScore *score)
   g_autoptr(OdoriOutput) out = odori_output_new_memory (ODORI_ENCODING_UTF8);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
-  gsize len;
+  gsize       len;
   const char *data;
 
   odori_score_write (score, out);
@@ -128,7 +128,7 @@ autosave_holds_edits (void)
     {
       g_autofree char *path = NULL;
       g_autofree char *text = NULL;
-      gboolean all = TRUE;
+      gboolean         all = TRUE;
 
       if (!g_str_has_suffix (name, ".dds"))
         continue;
@@ -154,11 +154,11 @@ run_child (void)
 {
   g_autofree char *expected_path = g_build_filename (test_home, "expected.dds", NULL);
   g_autofree char *expected = NULL;
-  OdoriWindow *window;
-  OdoriDocument *doc;
-  OdoriScore *score;
-  OdoriScorePart *part;
-  gint64 start;
+  OdoriWindow     *window;
+  OdoriDocument   *doc;
+  OdoriScore      *score;
+  OdoriScorePart  *part;
+  gint64           start;
 
   window = new_sample_window ();
   doc = odori_window_get_document (window);
@@ -175,7 +175,7 @@ run_child (void)
   /* Remove the first symbol of the fourth track. */
   part = g_ptr_array_index (score->parts, 3);
   g_assert_cmpuint (part->symbols->len, >, 0);
-  g_array_remove_index (part->symbols, 0);  /* the array frees the symbol */
+  g_array_remove_index (part->symbols, 0); /* the array frees the symbol */
   odori_document_score_changed (doc);
   g_free (score->title);
   score->title = g_strdup (NEW_TITLE);
@@ -206,17 +206,17 @@ static void
 test_sigkill_recover (void)
 {
   g_autofree char *expected_path = g_build_filename (test_home, "expected.dds", NULL);
-  const char *argv[] = { NULL, NULL };
-  g_auto(GStrv) envp = NULL;
+  const char      *argv[] = { NULL, NULL };
+  g_auto (GStrv) envp = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) orphans = NULL;
   g_autoptr(OdoriScore) expected = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
-  OdoriWindow *window;
+  OdoriWindow   *window;
   OdoriDocument *doc;
-  GPid pid;
-  int out_fd, status;
-  gint64 start;
+  GPid           pid;
+  int            out_fd, status;
+  gint64         start;
 
   if (!have_display)
     {
@@ -236,7 +236,7 @@ test_sigkill_recover (void)
   start = g_get_monotonic_time ();
   while (strstr (out->str, "READY\n") == NULL)
     {
-      char buf[256];
+      char   buf[256];
       gssize n = read (out_fd, buf, sizeof buf);
 
       if (n < 0 && errno == EINTR)
@@ -314,8 +314,8 @@ main (int    argc,
 {
   g_autoptr(GError) error = NULL;
   const char *dirs[] = { "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME" };
-  gboolean child = g_strcmp0 (g_getenv ("ODORI_CRASH_CHILD"), "1") == 0;
-  int ret;
+  gboolean    child = g_strcmp0 (g_getenv ("ODORI_CRASH_CHILD"), "1") == 0;
+  int         ret;
 
   /* The child shares the parent's directories: that is where the autosave survives. */
   if (child)

@@ -42,8 +42,8 @@ static char *tmp_dir;
 /* Models to save: an "old" one written first, a "new" one whose save fails */
 
 static OdoriMotion *
-make_motion (guint  n_frames,
-             float  shift)
+make_motion (guint n_frames,
+             float shift)
 {
   static const char *names[] = { "Hips", "Chest", "Neck", "Head", "LeftUpArm", "RightUpArm" };
   g_autoptr(GError) error = NULL;
@@ -56,7 +56,7 @@ make_motion (guint  n_frames,
     for (guint s = 0; s < G_N_ELEMENTS (names); s++)
       {
         OdoriTransform *t = odori_motion_get (motion, f, s);
-        double angles[3] = { f * 0.5, s * 10.0 + shift, -(double) f / 3 };
+        double          angles[3] = { f * 0.5, s * 10.0 + shift, -(double) f / 3 };
 
         t->position[0] = shift + s * 2.5f;
         t->position[1] = 30.0f + s * 6.0f + f * 0.01f;
@@ -67,16 +67,16 @@ make_motion (guint  n_frames,
 }
 
 static const char index_old[] =
-  "define part name=\"頭\" code=\"HD\" map=\"Body,Head\"\n"
-  "begin class name=\"舞踊\" code=\"dance\"\n"
-  "  begin show name=\"基本\" code=\"BA\" file=\"kihon.bva\"\n"
-  "    motion name=\"一\" code=\"A1\" frame=1-118\n"
-  "  end show\n"
-  "end class\n";
+    "define part name=\"頭\" code=\"HD\" map=\"Body,Head\"\n"
+    "begin class name=\"舞踊\" code=\"dance\"\n"
+    "  begin show name=\"基本\" code=\"BA\" file=\"kihon.bva\"\n"
+    "    motion name=\"一\" code=\"A1\" frame=1-118\n"
+    "  end show\n"
+    "end class\n";
 
 static const char score_old[] =
-  "# Title: 新しい踊り\n# Author: 湯川 崇\n# Date: 1998/09/21 17:22:13\n"
-  "HD: Body,Head\n1: A1\n119: A2\n";
+    "# Title: 新しい踊り\n# Author: 湯川 崇\n# Date: 1998/09/21 17:22:13\n"
+    "HD: Body,Head\n1: A1\n119: A2\n";
 
 static char *
 big_index_text (void)
@@ -92,7 +92,8 @@ big_index_text (void)
                               show, show, show);
       for (guint m = 0; m < 50; m++)
         g_string_append_printf (s, "    motion name=\"動き %u\" code=\"M%u\" exp=\"説明 %u\" "
-                                "frame=%u-%u\n", m, m, m, m * 10 + 1, m * 10 + 10);
+                                   "frame=%u-%u\n",
+                                m, m, m, m * 10 + 1, m * 10 + 10);
       g_string_append (s, "  end show\n");
     }
   g_string_append (s, "end class\n");
@@ -121,10 +122,10 @@ struct _Writer
 {
   const char *name;
   const char *file;
-  gboolean  (*save) (const Writer *w, gboolean is_new, const char *path, GError **error);
-  gpointer    old_model;
-  gpointer    new_model;
-  void      (*free_model) (gpointer model);
+  gboolean (*save) (const Writer *w, gboolean is_new, const char *path, GError **error);
+  gpointer old_model;
+  gpointer new_model;
+  void (*free_model) (gpointer model);
 };
 
 static gboolean
@@ -180,7 +181,7 @@ index_from_text (const char *text)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(OdoriTextFile) file = odori_text_file_new_from_data ("motion.dat", text,
-                                                                 strlen (text), &error);
+                                                                  strlen (text), &error);
   OdoriIndex *index;
 
   g_assert_no_error (error);
@@ -194,7 +195,7 @@ score_from_text (const char *text)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(OdoriTextFile) file = odori_text_file_new_from_data ("score.dds", text,
-                                                                 strlen (text), &error);
+                                                                  strlen (text), &error);
   OdoriScore *score;
 
   g_assert_no_error (error);
@@ -214,7 +215,7 @@ make_skeleton (guint n)
   for (guint s = 0; s < n; s++)
     {
       g_autofree char *name = g_strdup_printf ("bone_%03u", s);
-      OdoriTransform *t = odori_motion_get (motion, 0, s);
+      OdoriTransform  *t = odori_motion_get (motion, 0, s);
 
       odori_motion_set_segment_name (motion, s, name);
       t->position[0] = (float) (s % 7);
@@ -271,7 +272,8 @@ make_bulges (guint n)
       g_string_append_printf (text, "bulge: \"Muscle %u\" code: %u\n", i, i);
       for (guint angle = 0; angle < 360; angle += 90)
         g_string_append_printf (text, "    angle: %u\n        0 0 0\n        0.5 0.5 0.%u\n"
-                                "        1 1 0\n", angle, (i + angle) % 5);
+                                      "        1 1 0\n",
+                                angle, (i + angle) % 5);
     }
   file = odori_text_file_new_from_data ("bulge_types", text->str, text->len, &error);
   g_assert_no_error (error);
@@ -290,20 +292,20 @@ setup_writers (void)
 
   /* BVA and BVH: the new file is well over the 1 MB output buffer, so that writes fail
    * in the middle of the data, not only at the final flush. */
-  writers[0] = (Writer) { "bva", "motion.bva", save_bva, make_motion (10, 0),
-                          make_motion (2500, 7), (void (*) (gpointer)) odori_motion_unref };
-  writers[1] = (Writer) { "bvh", "motion.bvh", save_bvh, make_motion (10, 0),
-                          make_motion (8000, 7), (void (*) (gpointer)) odori_motion_unref };
-  writers[2] = (Writer) { "index", "motion.dat", save_index, index_from_text (index_old),
-                          index_from_text (big_index), (void (*) (gpointer)) odori_index_unref };
-  writers[3] = (Writer) { "score", "score.dds", save_score, score_from_text (score_old),
-                          score_from_text (big_score), (void (*) (gpointer)) odori_score_unref };
-  writers[4] = (Writer) { "skeleton", "skeleton.xml", save_skeleton, make_skeleton (3),
-                          make_skeleton (200), (void (*) (gpointer)) odori_skeleton_unref };
-  writers[5] = (Writer) { "kbs", "setting.kbs", save_kbs, make_kbs ("old"), make_kbs ("new"),
-                          (void (*) (gpointer)) odori_kbs_unref };
-  writers[6] = (Writer) { "bulge", "bulge_types", save_bulge, make_bulges (1),
-                          make_bulges (60), (void (*) (gpointer)) odori_bulge_set_unref };
+  writers[0] = (Writer){ "bva", "motion.bva", save_bva, make_motion (10, 0),
+                         make_motion (2500, 7), (void (*) (gpointer)) odori_motion_unref };
+  writers[1] = (Writer){ "bvh", "motion.bvh", save_bvh, make_motion (10, 0),
+                         make_motion (8000, 7), (void (*) (gpointer)) odori_motion_unref };
+  writers[2] = (Writer){ "index", "motion.dat", save_index, index_from_text (index_old),
+                         index_from_text (big_index), (void (*) (gpointer)) odori_index_unref };
+  writers[3] = (Writer){ "score", "score.dds", save_score, score_from_text (score_old),
+                         score_from_text (big_score), (void (*) (gpointer)) odori_score_unref };
+  writers[4] = (Writer){ "skeleton", "skeleton.xml", save_skeleton, make_skeleton (3),
+                         make_skeleton (200), (void (*) (gpointer)) odori_skeleton_unref };
+  writers[5] = (Writer){ "kbs", "setting.kbs", save_kbs, make_kbs ("old"), make_kbs ("new"),
+                         (void (*) (gpointer)) odori_kbs_unref };
+  writers[6] = (Writer){ "bulge", "bulge_types", save_bulge, make_bulges (1),
+                         make_bulges (60), (void (*) (gpointer)) odori_bulge_set_unref };
 }
 
 /* Helpers */
@@ -338,7 +340,7 @@ assert_dir_holds (const char *dir,
 {
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
-  guint n = 0;
+  guint       n = 0;
 
   g_assert_nonnull (d);
   while ((name = g_dir_read_name (d)) != NULL)
@@ -395,7 +397,7 @@ assert_save_failed (const GError *error,
 static void
 test_fail_after (gconstpointer data)
 {
-  const Writer *w = data;
+  const Writer    *w = data;
   g_autofree char *dir = g_build_filename (tmp_dir, "inject-XXXXXX", NULL);
   g_autofree char *path = NULL;
   g_autoptr(GBytes) old = NULL;
@@ -421,7 +423,7 @@ test_fail_after (gconstpointer data)
 
   for (guint i = 0; i < limits->len; i++)
     {
-      gsize limit = g_array_index (limits, gsize, i);
+      gsize    limit = g_array_index (limits, gsize, i);
       gboolean ok;
 
       odori_output_set_test_fail_after (limit);
@@ -500,17 +502,17 @@ test_output_fail_after (void)
 /* In a subprocess: a private mount namespace (as root, or as root of a new user
  * namespace), then a tmpfs of SIZE bytes on DIR. FALSE with *why if not allowed. */
 static gboolean
-mount_small_tmpfs (const char  *dir,
-                   gsize        size,
-                   char       **why)
+mount_small_tmpfs (const char *dir,
+                   gsize       size,
+                   char      **why)
 {
   g_autofree char *options = g_strdup_printf ("size=%" G_GSIZE_FORMAT, size);
-  uid_t uid = getuid ();
-  gid_t gid = getgid ();
+  uid_t            uid = getuid ();
+  gid_t            gid = getgid ();
 
   if (unshare (CLONE_NEWNS) != 0)
     {
-      int first = errno;
+      int              first = errno;
       g_autofree char *map = NULL;
 
       if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
@@ -549,14 +551,14 @@ mount_small_tmpfs (const char  *dir,
 static char *
 tmpfs_unavailable (void)
 {
-  static char *why = NULL;
-  static gboolean probed = FALSE;
+  static char     *why = NULL;
+  static gboolean  probed = FALSE;
   g_autofree char *dir = NULL;
-  GString *reason;
-  int fds[2];
-  pid_t pid;
-  char buf[256];
-  gssize n;
+  GString         *reason;
+  int              fds[2];
+  pid_t            pid;
+  char             buf[256];
+  gssize           n;
 
   if (probed)
     return g_strdup (why);
@@ -597,8 +599,8 @@ static void
 fill_up (const char *dir)
 {
   g_autofree char *path = g_build_filename (dir, "filler", NULL);
-  char block[4096] = { 0 };
-  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  char             block[4096] = { 0 };
+  int              fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
   g_assert_cmpint (fd, >=, 0);
   for (;;)

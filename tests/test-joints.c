@@ -417,6 +417,8 @@ test_bad_lines (void)
                 ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NOT_FINITE, 3, "\"-inf\"");
   assert_error ("far.txt", "NI_JOINTS_TEXT_FILE\n0\n PELVIS 0 0 1e9 0 0 0 1\n",
                 ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NUMBER, 3, "out of range");
+  assert_error ("ctl.txt", "NI_JOINTS_TEXT_FILE\n0\n \004A 0 0 0 0 0 0 1\n",
+                ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_SYNTAX, 3, "control character");
   assert_error ("bigq.txt", "NI_JOINTS_TEXT_FILE\n0\n PELVIS 0 0 0 1e200 0 0 1\n",
                 ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NUMBER, 3, "quaternion of joint PELVIS is out of range");
 }

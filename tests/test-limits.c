@@ -28,7 +28,7 @@
 #include "odori-sensor-csv.h"
 #include "odori-skeleton.h"
 
-#define MB (1024 * 1024)
+#define MB        (1024 * 1024)
 #define LONG_LINE ((gsize) 100 * MB)
 
 static char *tmp_dir;
@@ -41,7 +41,7 @@ peak_rss (void)
   struct rusage usage;
 
   g_assert_cmpint (getrusage (RUSAGE_SELF, &usage), ==, 0);
-  return (gsize) usage.ru_maxrss * 1024;   /* Linux reports kilobytes */
+  return (gsize) usage.ru_maxrss * 1024; /* Linux reports kilobytes */
 }
 
 static char *
@@ -83,11 +83,11 @@ write_long_line_file (const char *name,
                       gsize       size,
                       const char *tail)
 {
-  char *path = g_build_filename (tmp_dir, name, NULL);
-  gsize plen = strlen (pattern);
-  gsize chunk_len = (MB / plen) * plen;
+  char            *path = g_build_filename (tmp_dir, name, NULL);
+  gsize            plen = strlen (pattern);
+  gsize            chunk_len = (MB / plen) * plen;
   g_autofree char *chunk = g_malloc (chunk_len);
-  int fd;
+  int              fd;
 
   for (gsize i = 0; i < chunk_len; i += plen)
     memcpy (chunk + i, pattern, plen);
@@ -137,8 +137,7 @@ in_subprocess (void)
 {
   if (g_test_subprocess ())
     return TRUE;
-  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDOUT |
-                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_test_trap_assert_passed ();
   return FALSE;
 }
@@ -163,7 +162,8 @@ test_bva_frames_4e9 (void)
                     "XTRAN\tYTRAN\tZTRAN\n"
                     "INCHES\tINCHES\tINCHES\n"
                     "1 2 3\n"
-                    "4 5 6\n", -1);
+                    "4 5 6\n",
+                    -1);
   before = peak_rss ();
   motion = odori_bva_load (path, NULL, &error);
   g_assert_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_TRUNCATED);
@@ -189,7 +189,8 @@ test_bva_frames_4e9_many_segments (void)
 
   for (int i = 0; i < 50; i++)
     g_string_append_printf (text, "Segment:\tS%d\nFrames:\t4000000000\nFrame Time:\t0.01\n"
-                            "XTRAN\nINCHES\n1\n", i);
+                                  "XTRAN\nINCHES\n1\n",
+                            i);
   path = write_tmp ("billions-many.bva", text->str, text->len);
   before = peak_rss ();
   motion = odori_bva_load (path, NULL, &error);
@@ -227,7 +228,8 @@ test_bvh_frames_4e9 (void)
                     "Frames: 4000000000\n"
                     "Frame Time: 0.033333\n"
                     "1 2 3\n"
-                    "4 5 6\n", -1);
+                    "4 5 6\n",
+                    -1);
   before = peak_rss ();
   motion = odori_bvh_load (path, NULL, &error);
   g_assert_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_TRUNCATED);
@@ -248,7 +250,8 @@ test_bvh_frames_2e19 (void)
   path = write_tmp ("huge.bvh",
                     "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n"
                     "  CHANNELS 3 Xposition Yposition Zposition\n}\n"
-                    "MOTION\nFrames: 20000000000000000000\nFrame Time: 0.033333\n1 2 3\n", -1);
+                    "MOTION\nFrames: 20000000000000000000\nFrame Time: 0.033333\n1 2 3\n",
+                    -1);
   motion = odori_bvh_load (path, NULL, &error);
   g_assert_null (motion);
   g_assert_nonnull (error);
@@ -264,10 +267,12 @@ test_name_limit (void)
     {
       g_autofree char *name = g_strnfill (len, 'n');
       g_autofree char *bva = g_strdup_printf ("Segment:\t%s\nFrames:\t1\nFrame Time:\t0.01\n"
-                                              "XTRAN\nINCHES\n1\n", name);
+                                              "XTRAN\nINCHES\n1\n",
+                                              name);
       g_autofree char *bvh = g_strdup_printf ("HIERARCHY\nROOT %s\n{\n  OFFSET 0 0 0\n"
                                               "  CHANNELS 1 Xposition\n}\nMOTION\nFrames: 1\n"
-                                              "Frame Time: 0.01\n1\n", name);
+                                              "Frame Time: 0.01\n1\n",
+                                              name);
       g_autofree char *bva_path = write_tmp ("name.bva", bva, -1);
       g_autofree char *bvh_path = write_tmp ("name.bvh", bvh, -1);
       g_autoptr(OdoriMotion) from_bva = NULL;
@@ -296,6 +301,44 @@ test_name_limit (void)
     }
 }
 
+/* Values beyond 1e15 (what BVA holds): a BVH whose offsets add up beyond it, a CSV cell
+ * (found by fuzz-bvh and fuzz-sensor-csv: the BVH's BVA export did not load; a float
+ * quaternion component became inf). */
+static void
+test_value_range (void)
+{
+  g_autofree char *bvh_path = write_tmp ("far.bvh",
+                                         "HIERARCHY\nROOT a\n{\n  OFFSET 0 0 0\n"
+                                         "  CHANNELS 3 Xposition Yposition Zposition\n"
+                                         "  JOINT b\n  {\n    OFFSET 0 0 900000000000000\n"
+                                         "    End Site\n    {\n      OFFSET 0 0 1\n    }\n"
+                                         "  }\n}\nMOTION\nFrames: 2\nFrame Time: 0.01\n"
+                                         "0 0 0\n0 0 200000000000000\n",
+                                         -1);
+  g_autofree char *csv_path = write_tmp ("far.csv",
+                                         "Time(Second),Quaternion:Hip-W,Quaternion:Hip-X,"
+                                         "Quaternion:Hip-Y,Quaternion:Hip-Z\n"
+                                         "0,1,0,0,0\n0.01,0.9,1e49,0.1,0\n",
+                                         -1);
+  g_autoptr(OdoriMotion) motion = NULL;
+  OdoriCapture *capture;
+  g_autoptr(GError) error = NULL;
+
+  motion = odori_bvh_load (bvh_path, NULL, &error);
+  g_assert_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_NUMBER);
+  g_assert_null (motion);
+  /* Frame 1 holds (9e14 is within); frame 2 moves b to 1.1e15. */
+  assert_clear_message (error, bvh_path, 19);
+  g_assert_nonnull (strstr (error->message, "frame 2: joint \"b\""));
+  g_clear_error (&error);
+
+  capture = odori_sensor_csv_load (csv_path, NULL, NULL, &error);
+  g_assert_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_NUMBER);
+  g_assert_null (capture);
+  assert_clear_message (error, csv_path, 3);
+  g_assert_nonnull (strstr (error->message, "out of range"));
+}
+
 /* 100 MB lines */
 
 typedef struct
@@ -304,20 +347,20 @@ typedef struct
   const char *head;
   const char *pattern;
   const char *tail;
-  guint       line;       /* line of the error, 0 if the file may load */
+  guint       line; /* line of the error, 0 if the file may load */
 } LongLine;
 
 static void
 check_long_line (const LongLine *c,
-                 gpointer      (*load) (const char *path, GError **error),
-                 void          (*unref) (gpointer),
-                 GQuark          domain)
+                 gpointer (*load) (const char *path, GError **error),
+                 void (*unref) (gpointer),
+                 GQuark domain)
 {
   g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
   gpointer result;
-  gsize before;
-  gint64 start;
+  gsize    before;
+  gint64   start;
 
   if (!in_subprocess ())
     return;
@@ -342,36 +385,36 @@ check_long_line (const LongLine *c,
 }
 
 static gpointer
-load_bva (const char  *path,
-          GError     **error)
+load_bva (const char *path,
+          GError    **error)
 {
   return odori_bva_load (path, NULL, error);
 }
 
 static gpointer
-load_bvh (const char  *path,
-          GError     **error)
+load_bvh (const char *path,
+          GError    **error)
 {
   return odori_bvh_load (path, NULL, error);
 }
 
 static gpointer
-load_index (const char  *path,
-            GError     **error)
+load_index (const char *path,
+            GError    **error)
 {
   return odori_index_load (path, error);
 }
 
 static gpointer
-load_score (const char  *path,
-            GError     **error)
+load_score (const char *path,
+            GError    **error)
 {
   return odori_score_load (path, error);
 }
 
 static gpointer
-load_skeleton (const char  *path,
-               GError     **error)
+load_skeleton (const char *path,
+               GError    **error)
 {
   return odori_skeleton_load (path, error);
 }
@@ -396,7 +439,7 @@ test_bva_long_line (gconstpointer data)
   check_long_line (data, load_bva, (void (*) (gpointer)) odori_motion_unref, ODORI_BVA_ERROR);
 }
 
-#define BVH_HEAD "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n" \
+#define BVH_HEAD "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n"       \
                  "  CHANNELS 3 Xposition Yposition Zposition\n}\n" \
                  "MOTION\nFrames: 2\nFrame Time: 0.01\n"
 
@@ -423,8 +466,9 @@ static const LongLine index_lines[] = {
   /* A description of 100 MB */
   { "exp.dat", "begin class name=\"c\" code=\"c\"\n"
                "begin show name=\"s\" code=\"S\" file=\"s.bva\"\n"
-               "motion name=\"m\" code=\"A1\" frame=1-2 exp=\"", "e",
-               "\"\nend show\nend class\n", 3 },
+               "motion name=\"m\" code=\"A1\" frame=1-2 exp=\"",
+    "e",
+    "\"\nend show\nend class\n", 3 },
   /* A map of 50 million sensors */
   { "map.dat", "define part name=\"p\" code=\"P\" map=\"", "s,", "\"\n", 1 },
   /* 100 MB of garbage on one line */
@@ -455,29 +499,29 @@ test_score_long_line (gconstpointer data)
 }
 
 static gpointer
-load_joints (const char  *path,
-             GError     **error)
+load_joints (const char *path,
+             GError    **error)
 {
   return odori_joints_load (path, NULL, NULL, error);
 }
 
 static gpointer
-load_sensor_csv (const char  *path,
-                 GError     **error)
+load_sensor_csv (const char *path,
+                 GError    **error)
 {
   return odori_sensor_csv_load (path, NULL, NULL, error);
 }
 
 static gpointer
-load_kbs (const char  *path,
-          GError     **error)
+load_kbs (const char *path,
+          GError    **error)
 {
   return odori_kbs_load (path, NULL, error);
 }
 
 static gpointer
-load_bulge (const char  *path,
-            GError     **error)
+load_bulge (const char *path,
+            GError    **error)
 {
   return odori_bulge_set_load (path, error);
 }
@@ -528,7 +572,8 @@ test_sensor_csv_long_line (gconstpointer data)
 /* KBS and KST files are refused beyond 1 MB, before parsing. */
 static const LongLine kbs_lines[] = {
   { "bone.kbs", "<?xml version=\"1.0\"?>\n<KBS><FileInfo><kind>KinectBoneSettingFile</kind>"
-    "</FileInfo><SKEL_TORSO><RDBBone>", "b", "</RDBBone></SKEL_TORSO></KBS>\n", 1 },
+                "</FileInfo><SKEL_TORSO><RDBBone>",
+    "b", "</RDBBone></SKEL_TORSO></KBS>\n", 1 },
   { "bone.kst", "Rps2Qua:ConvSettingFile:ver1001:type01\r\n01SKEL_TORSO, \"", "b",
     "\", \"twist\"\r\n", 1 },
 };
@@ -582,7 +627,7 @@ test_bvh_deep (void)
 {
   const guint depth = 100000;
   g_autoptr(GString) text = g_string_new ("HIERARCHY\nROOT j0\n{\n  OFFSET 0 0 0\n"
-                                          "  CHANNELS 1 Xrotation\n");
+                                           "  CHANNELS 1 Xrotation\n");
   g_autofree char *path = NULL;
   g_autoptr(OdoriMotion) motion = NULL;
   g_autoptr(GError) error = NULL;
@@ -656,20 +701,20 @@ test_skeleton_deep (void)
 /* XML bombs */
 
 static const char billion_laughs[] =
-  "<?xml version=\"1.0\"?>\n"
-  "<!DOCTYPE odori-skeleton [\n"
-  " <!ENTITY lol \"lol\">\n"
-  " <!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n"
-  " <!ENTITY lol2 \"&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;\">\n"
-  " <!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;\">\n"
-  " <!ENTITY lol4 \"&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;\">\n"
-  " <!ENTITY lol5 \"&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;\">\n"
-  " <!ENTITY lol6 \"&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;\">\n"
-  " <!ENTITY lol7 \"&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;\">\n"
-  " <!ENTITY lol8 \"&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;\">\n"
-  " <!ENTITY lol9 \"&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;\">\n"
-  "]>\n"
-  "<odori-skeleton version=\"1\"><bone name=\"&lol9;\"/></odori-skeleton>\n";
+    "<?xml version=\"1.0\"?>\n"
+    "<!DOCTYPE odori-skeleton [\n"
+    " <!ENTITY lol \"lol\">\n"
+    " <!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n"
+    " <!ENTITY lol2 \"&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;\">\n"
+    " <!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;\">\n"
+    " <!ENTITY lol4 \"&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;\">\n"
+    " <!ENTITY lol5 \"&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;\">\n"
+    " <!ENTITY lol6 \"&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;\">\n"
+    " <!ENTITY lol7 \"&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;\">\n"
+    " <!ENTITY lol8 \"&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;\">\n"
+    " <!ENTITY lol9 \"&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;\">\n"
+    "]>\n"
+    "<odori-skeleton version=\"1\"><bone name=\"&lol9;\"/></odori-skeleton>\n";
 
 static void
 test_skeleton_billion_laughs (void)
@@ -698,7 +743,7 @@ static void
 test_skeleton_quadratic_blowup (void)
 {
   g_autoptr(GString) text = g_string_new ("<?xml version=\"1.0\"?>\n"
-                                          "<!DOCTYPE odori-skeleton [<!ENTITY a \"");
+                                           "<!DOCTYPE odori-skeleton [<!ENTITY a \"");
   g_autofree char *path = NULL;
   g_autoptr(OdoriSkeleton) skeleton = NULL;
   g_autoptr(GError) error = NULL;
@@ -749,7 +794,8 @@ test_kbs_xml_bomb (void)
                                           "<!DOCTYPE KBS [<!ENTITY x SYSTEM \"file://%s\">]>\n"
                                           "<KBS><FileInfo><kind>KinectBoneSettingFile</kind>"
                                           "</FileInfo><SKEL_TORSO><RDBBone>&x;</RDBBone>"
-                                          "</SKEL_TORSO></KBS>\n", secret);
+                                          "</SKEL_TORSO></KBS>\n",
+                                          secret);
   g_autofree char *xxe_path = write_tmp ("xxe.kbs", xxe, -1);
   g_autoptr(OdoriKbs) kbs = NULL;
   g_autoptr(GError) error = NULL;
@@ -767,8 +813,9 @@ test_kbs_xml_bomb (void)
   path = g_strconcat (tmp_dir, "/bomb.kbs", NULL);
   {
     g_autofree char *text = g_strconcat (xml, "<KBS><FileInfo><kind>KinectBoneSettingFile"
-                                         "</kind></FileInfo><SKEL_TORSO><RDBBone>&lol9;"
-                                         "</RDBBone></SKEL_TORSO></KBS>\n", NULL);
+                                              "</kind></FileInfo><SKEL_TORSO><RDBBone>&lol9;"
+                                              "</RDBBone></SKEL_TORSO></KBS>\n",
+                                         NULL);
 
     g_assert_true (g_file_set_contents (path, text, -1, NULL));
   }
@@ -818,7 +865,7 @@ static void
 test_text_nul (void)
 {
   static const char data[] = "Segment:\tA\nFrames:\t1\nFrame Time:\t0.01\nXTRAN\nINCHES\n1\0 2\n";
-  g_autofree char *path = write_tmp ("nul.bva", data, sizeof data - 1);
+  g_autofree char  *path = write_tmp ("nul.bva", data, sizeof data - 1);
   g_autoptr(OdoriMotion) motion = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -873,6 +920,7 @@ main (int    argc,
   add_long_line_tests ("bulge", bulge_lines, G_N_ELEMENTS (bulge_lines), test_bulge_long_line);
   g_test_add_func ("/limits/kbs/xml-bomb", test_kbs_xml_bomb);
   g_test_add_func ("/limits/names/1024-bytes", test_name_limit);
+  g_test_add_func ("/limits/values/1e15", test_value_range);
   g_test_add_func ("/limits/bvh/nested-100000", test_bvh_deep);
   g_test_add_func ("/limits/bvh/braces-100000", test_bvh_deep_braces);
   g_test_add_func ("/limits/skeleton/nested-100000", test_skeleton_deep);

@@ -1310,6 +1310,24 @@ test_errors (void)
   g_clear_error (&error);
   g_assert_null (odori_capture_import (bva, NULL, NULL, NULL, &error));
   g_assert_error (error, ODORI_RETARGET_ERROR, ODORI_RETARGET_ERROR_NOT_CAPTURE);
+  g_clear_error (&error);
+
+  /* automatic rotations never fail: positions of unknown sensors only give identity */
+  {
+    g_autofree char *points = write_tmp ("points.csv",
+                                         "Time(Second),Position:Left Hand-X,Position:Left Hand-Y,"
+                                         "Position:Left Hand-Z\n0,10,100,0\n0.04,12,100,0\n", -1);
+    g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+    g_autoptr(OdoriMotion) m = NULL;
+
+    odori_import_options_init (&options);
+    m = odori_capture_import (points, &options, NULL, warnings, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (m->segments[0].name, ==, "Left Hand");
+    g_assert_cmpfloat (odori_motion_get (m, 0, 0)->rotation[3], ==, 1.0f);
+    g_assert_cmpfloat_with_epsilon (odori_motion_get (m, 1, 0)->position[0], 10 + 2 * (1.0 / 30) / 0.04, 1e-4);
+    g_assert_cmpuint (warnings->len, >=, 1);
+  }
 }
 
 /* A library whose shows are a BVA, a joints file and a CSV */

@@ -346,6 +346,8 @@ test_bad_header (void)
   assert_error ("twice.csv",
                 "Time(Second),Position:Hip-X,Position:Hip-Y,Position:Hip-Z,Position:Hip-X\n0,0,0,0,0\n",
                 ODORI_SENSOR_CSV_ERROR_HEADER, 1, "columns 2 and 5");
+  assert_error ("ctl.csv", "Time(Second),Position:\033A-X,Position:\033A-Y,Position:\033A-Z\n0,0,0,0\n",
+                ODORI_SENSOR_CSV_ERROR_HEADER, 1, "control character");
   assert_error ("none.csv", "Time(Second),Frame,Note\n0,1,x\n",
                 ODORI_SENSOR_CSV_ERROR_HEADER, 1, "no Quaternion:");
   assert_error ("empty.csv", "\n\n", ODORI_SENSOR_CSV_ERROR_EMPTY, 1, NULL);

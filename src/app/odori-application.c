@@ -342,6 +342,8 @@ odori_application_startup (GApplication *app)
     { "win.open-library", { "<Control>l", NULL } },
     { "win.import-capture", { "<Control>i", NULL } },
     { "win.focus-search", { "<Control>f", NULL } },
+    { "win.undo", { "<Control>z", NULL } },
+    { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
     { "app.quit", { "<Control>q", NULL } },

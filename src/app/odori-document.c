@@ -940,6 +940,54 @@ odori_document_load_show (OdoriDocument   *self,
 }
 
 gboolean
+odori_document_check_symbol (OdoriDocument   *self,
+                             OdoriScorePart  *part,
+                             const char      *symbol,
+                             GError         **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  OdoriIndexMotion *motion;
+  OdoriMotion *show_motion;
+
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (part != NULL, FALSE);
+  g_return_val_if_fail (symbol != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->index == NULL)
+    {
+      g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_UNKNOWN_SYMBOL,
+                   _("There is no motion library to take “%s” from"), symbol);
+      return FALSE;
+    }
+  motion = odori_index_lookup (self->index, symbol, &local_error);
+  if (motion == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  show_motion = odori_document_load_show (self, motion->show, &local_error);
+  if (show_motion == NULL)
+    {
+      g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_FILE,
+                   _("“%s” cannot be placed: its show file does not read (%s)"),
+                   symbol, local_error->message);
+      return FALSE;
+    }
+  for (guint i = 0; part->sensors != NULL && part->sensors[i] != NULL; i++)
+    if (odori_motion_find_segment (show_motion, part->sensors[i]) < 0)
+      {
+        /* Translators: “C1” is a dance symbol, LA a body part's code, LeftHand a sensor */
+        g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_MISSING_SENSOR,
+                     _("“%s” is not a motion for track %s: its show %s (%s) has no sensor %s, "
+                       "which the track drives"),
+                     symbol, part->code, motion->show->code, motion->show->file, part->sensors[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
 odori_document_preview (OdoriDocument     *self,
                         OdoriIndexMotion  *motion,
                         GError           **error)

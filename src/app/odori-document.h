@@ -95,6 +95,14 @@ void               odori_document_stop_preview          (OdoriDocument     *self
 OdoriMotion       *odori_document_load_show             (OdoriDocument     *self,
                                                          OdoriIndexShow    *show,
                                                          GError           **error);
+/* Whether SYMBOL can be placed on PART: it names one motion of the library, and that
+ * motion's show file has every sensor of the part (a motion captured for the arms
+ * cannot drive the legs of another skeleton). On refusal the error says why, in the
+ * user's words. */
+gboolean           odori_document_check_symbol          (OdoriDocument     *self,
+                                                         OdoriScorePart    *part,
+                                                         const char        *symbol,
+                                                         GError           **error);
 /* Seconds per frame of the display motion (1/30 when there is none). */
 double             odori_document_get_frame_time        (OdoriDocument     *self);
 

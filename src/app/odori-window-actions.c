@@ -56,6 +56,20 @@ _odori_window_update_actions (OdoriWindow *self)
   set_action_enabled (self, "step-back", playable);
   set_action_enabled (self, "first-frame", playable);
   set_action_enabled (self, "last-frame", playable);
+  if (self->undo != NULL && self->timeline != NULL)
+    {
+      gboolean selected = odori_timeline_get_n_selected (self->timeline) > 0;
+
+      set_action_enabled (self, "undo", odori_undo_get_can_undo (self->undo));
+      set_action_enabled (self, "redo", odori_undo_get_can_redo (self->undo));
+      set_action_enabled (self, "cut", selected);
+      set_action_enabled (self, "copy", selected);
+      set_action_enabled (self, "delete", selected);
+      set_action_enabled (self, "duplicate", selected);
+      set_action_enabled (self, "paste", has_score && odori_timeline_can_paste (self->timeline));
+      set_action_enabled (self, "select-all", has_score);
+      set_action_enabled (self, "remove-track", has_score && odori_document_get_score (doc)->parts->len > 1);
+    }
 
   speed = g_action_map_lookup_action (G_ACTION_MAP (self), "speed");
   if (speed != NULL)
@@ -701,6 +715,94 @@ close_action (GSimpleAction *action,
   gtk_window_close (GTK_WINDOW (user_data));
 }
 
+/* Editing: the window's actions hand over to the timeline (its own bindings work when
+ * it has the focus; these serve the menu, the buttons and Ctrl+Z anywhere). */
+
+static void
+undo_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  odori_undo_undo (ODORI_WINDOW (user_data)->undo);
+}
+
+static void
+redo_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  odori_undo_redo (ODORI_WINDOW (user_data)->undo);
+}
+
+static void
+timeline_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  const char *name = g_action_get_name (G_ACTION (action));
+  g_autofree char *target = g_strconcat ("timeline.", name, NULL);
+
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), target, NULL);
+  _odori_window_update_actions (self);
+}
+
+static void
+add_track_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  odori_timeline_add_track (self->timeline, g_variant_get_string (param, NULL), NULL);
+}
+
+static void
+color_by_change_state (GSimpleAction *action,
+                       GVariant      *value,
+                       gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  const char *by = g_variant_get_string (value, NULL);
+
+  g_simple_action_set_state (action, value);
+  odori_timeline_set_color_by (self->timeline, g_str_equal (by, "class") ? ODORI_TIMELINE_COLOR_BY_CLASS
+                                                                         : ODORI_TIMELINE_COLOR_BY_SHOW);
+}
+
+/* The parts of the library that have no track yet. */
+void
+_odori_window_rebuild_add_track_menu (OdoriWindow *self)
+{
+  OdoriIndex *index = odori_document_get_index (self->document);
+  OdoriScore *score = odori_document_get_score (self->document);
+
+  g_menu_remove_all (self->add_track_section);
+  for (guint i = 0; index != NULL && score != NULL && i < index->parts->len; i++)
+    {
+      OdoriIndexPart *part = g_ptr_array_index (index->parts, i);
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+      gboolean present = FALSE;
+
+      for (guint t = 0; t < score->parts->len && !present; t++)
+        present = g_strcmp0 (((OdoriScorePart *) g_ptr_array_index (score->parts, t))->code, part->code) == 0;
+      if (present)
+        continue;
+      /* Translators: add-track menu item, "LA 左腕 Left arm" */
+      label = g_strdup_printf (_("%s  %s"), part->code, part->name ? part->name : "");
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.add-track", g_variant_new_string (part->code));
+      g_menu_append_item (self->add_track_section, item);
+    }
+  if (g_menu_model_get_n_items (G_MENU_MODEL (self->add_track_section)) == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("Every body part has its track"), "win.no-track");
+
+      g_menu_append_item (self->add_track_section, item);
+    }
+}
+
 /* Recent scores */
 
 static void
@@ -872,6 +974,20 @@ static const GActionEntry entries[] = {
   { "stop-preview", stop_preview_action },
   { "focus-search", focus_search_action },
   { "close", close_action },
+  { "undo", undo_action },
+  { "redo", redo_action },
+  { "cut", timeline_action },
+  { "copy", timeline_action },
+  { "paste", timeline_action },
+  { "delete", timeline_action },
+  { "duplicate", timeline_action },
+  { "select-all", timeline_action },
+  { "remove-track", timeline_action },
+  { "zoom-in", timeline_action },
+  { "zoom-out", timeline_action },
+  { "zoom-fit", timeline_action },
+  { "add-track", add_track_action, "s" },
+  { "color-by", NULL, "s", "'show'", color_by_change_state },
 };
 
 void
@@ -912,5 +1028,6 @@ _odori_window_actions_init (OdoriWindow *self)
   g_signal_connect_object (self->settings, "changed::recent-files",
                            G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
   rebuild_recent_menu (self);
+  _odori_window_rebuild_add_track_menu (self);
   _odori_window_update_actions (self);
 }

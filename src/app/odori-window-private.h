@@ -5,8 +5,10 @@
 #pragma once
 
 #include "odori-export.h"
+#include "odori-inspector.h"
 #include "odori-library-view.h"
-#include "odori-track-strip.h"
+#include "odori-timeline.h"
+#include "odori-undo.h"
 #include "odori-window.h"
 
 G_BEGIN_DECLS
@@ -17,6 +19,7 @@ struct _OdoriWindow
 
   OdoriDocument        *document;
   GSignalGroup         *document_signals;
+  OdoriUndo            *undo;
   GSettings            *settings;
 
   /* Template children */
@@ -40,7 +43,11 @@ struct _OdoriWindow
   GtkScale             *frame_scale;
   GtkAdjustment        *frame_adjustment;
   GtkLabel             *frame_label;
-  OdoriTrackStrip      *track_strip;
+  OdoriTimeline        *timeline;
+  OdoriInspector       *inspector;
+  GMenu                *add_track_section;
+  GtkToggleButton      *snap_button;
+  GtkLabel             *timeline_status;
   GtkRevealer          *export_revealer;
   GtkLabel             *export_label;
   GtkProgressBar       *export_progress;
@@ -76,6 +83,7 @@ void  _odori_window_show_error           (OdoriWindow      *self,
                                           const char       *message,
                                           GPtrArray        *diagnostics);
 void  _odori_window_hide_error           (OdoriWindow      *self);
+void  _odori_window_rebuild_add_track_menu (OdoriWindow    *self);
 void  _odori_window_add_recent           (OdoriWindow      *self,
                                           const char       *path);
 gboolean _odori_window_close_request     (OdoriWindow      *self);

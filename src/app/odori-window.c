@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The library on the left, the viewport and its transport above the track strip on the
- * right, all observing the window's OdoriDocument. Actions, file dialogs, export and
+ * The library on the left, the viewport and its transport above the timeline (with its
+ * inspector) on the right, all observing the window's OdoriDocument; every edit of the
+ * score goes through the window's one OdoriUndo. Actions, file dialogs, export and
  * closing are in odori-window-actions.c.
  */
 #include "config.h"
@@ -446,12 +447,15 @@ on_settings_changed_cb (OdoriWindow *self,
 {
   _odori_window_sync_setting_actions (self);
   if (key == NULL || g_str_equal (key, "default-blend"))
-    odori_document_set_default_blend (self->document, g_settings_get_int (self->settings, "default-blend"));
+    {
+      odori_document_set_default_blend (self->document, g_settings_get_int (self->settings, "default-blend"));
+      odori_timeline_set_default_blend (self->timeline, g_settings_get_int (self->settings, "default-blend"));
+    }
   if (key == NULL || g_str_equal (key, "root-match"))
     odori_document_set_root_match (self->document, g_settings_get_enum (self->settings, "root-match"));
   if (key == NULL || g_str_equal (key, "time-units"))
     {
-      odori_track_strip_set_time_units (self->track_strip, g_settings_get_enum (self->settings, "time-units"));
+      odori_timeline_set_time_units (self->timeline, g_settings_get_enum (self->settings, "time-units"));
       update_frame_label (self);
     }
 #ifdef ODORI_HAVE_RENDER
@@ -465,6 +469,54 @@ static void
 on_document_notify_cb (OdoriWindow *self)
 {
   update_title (self);
+  _odori_window_update_actions (self);
+}
+
+/* The timeline */
+
+/* A refused edit says why in the window's bar, as a warning: nothing was lost. */
+static void
+on_timeline_refused_cb (OdoriWindow *self,
+                        const char  *message)
+{
+  _odori_window_show_error (self, GTK_MESSAGE_WARNING, _("That edit was not made"), message, NULL);
+}
+
+static void
+update_timeline_status (OdoriWindow *self)
+{
+  guint n = odori_timeline_get_n_selected (self->timeline);
+  const char *undo = odori_undo_get_undo_label (self->undo);
+  g_autofree char *text = NULL;
+
+  if (n > 0)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u symbol selected", "%u symbols selected", n), n);
+  else if (undo != NULL)
+    /* Translators: timeline status, what Ctrl+Z would undo ("Undo Move") */
+    text = g_strdup_printf (_("Undo %s with Ctrl+Z"), undo);
+  else
+    text = g_strdup (_("Drag motions from the library onto the tracks"));
+  gtk_label_set_text (self->timeline_status, text);
+}
+
+static void
+on_timeline_selection_cb (OdoriWindow *self)
+{
+  update_timeline_status (self);
+  _odori_window_update_actions (self);
+}
+
+static void
+on_undo_changed_cb (OdoriWindow *self)
+{
+  update_timeline_status (self);
+  _odori_window_update_actions (self);
+}
+
+static void
+on_score_changed_cb (OdoriWindow *self)
+{
+  _odori_window_rebuild_add_track_menu (self);
   _odori_window_update_actions (self);
 }
 
@@ -526,6 +578,7 @@ odori_window_dispose (GObject *object)
     gtk_window_destroy (g_steal_pointer (&self->close_dialog));
   gtk_widget_dispose_template (GTK_WIDGET (self), ODORI_TYPE_WINDOW);
   g_clear_object (&self->document_signals);
+  g_clear_object (&self->undo);
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
@@ -555,7 +608,8 @@ odori_window_class_init (OdoriWindowClass *klass)
 
   odori_resources_ensure ();
   g_type_ensure (ODORI_TYPE_LIBRARY_VIEW);
-  g_type_ensure (ODORI_TYPE_TRACK_STRIP);
+  g_type_ensure (ODORI_TYPE_TIMELINE);
+  g_type_ensure (ODORI_TYPE_INSPECTOR);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/odori/Odori/odori-window.ui");
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, title_label);
@@ -578,7 +632,11 @@ odori_window_class_init (OdoriWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, frame_scale);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, frame_adjustment);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, frame_label);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, track_strip);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, inspector);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, add_track_section);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, snap_button);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, timeline_status);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_revealer);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_progress);
@@ -597,7 +655,21 @@ odori_window_init (OdoriWindow *self)
   self->settings = odori_settings_new ();
   self->document = odori_document_new ();
   odori_library_view_set_document (self->library_view, self->document);
-  odori_track_strip_set_document (self->track_strip, self->document);
+  self->undo = odori_undo_new (self->document);
+  odori_timeline_set_undo (self->timeline, self->undo);
+  odori_inspector_set_timeline (self->inspector, self->timeline);
+  g_object_bind_property (self->snap_button, "active", self->timeline, "snap",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->timeline, "refused", G_CALLBACK (on_timeline_refused_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "selection-changed", G_CALLBACK (on_timeline_selection_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->undo, "notify::can-undo", G_CALLBACK (on_undo_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->undo, "notify::can-redo", G_CALLBACK (on_undo_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->undo, "edit-done", G_CALLBACK (on_undo_changed_cb),
+                           self, G_CONNECT_SWAPPED);
   create_viewport (self);
 
   self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
@@ -617,6 +689,10 @@ odori_window_init (OdoriWindow *self)
                                  G_CALLBACK (on_previewing_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "motion-changed",
                                  G_CALLBACK (on_display_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "notify::score",
+                                 G_CALLBACK (on_score_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "notify::index",
+                                 G_CALLBACK (on_score_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_set_target (self->document_signals, self->document);
 
   g_signal_connect_object (self->frame_adjustment, "value-changed",
@@ -635,13 +711,14 @@ odori_window_init (OdoriWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   /* Space plays at once: the viewport, not the search entry, has the focus. */
-  gtk_window_set_focus (GTK_WINDOW (self), self->viewport ? self->viewport : GTK_WIDGET (self->track_strip));
+  gtk_window_set_focus (GTK_WINDOW (self), self->viewport ? self->viewport : GTK_WIDGET (self->timeline));
 
   _odori_window_actions_init (self);
   on_speed_changed_cb (self);
   on_playing_changed_cb (self);
   update_title (self);
   on_display_changed_cb (self);
+  update_timeline_status (self);
 }
 
 OdoriWindow *

@@ -172,12 +172,12 @@ motion_text (const char  *path,
              OdoriFormat  format,
              OdoriEncoding encoding)
 {
-  g_print ("%s: %s (%s), %u frames at %g s (%.2f fps, %.1f s), %u segments%s\n", path,
+  g_print (_("%s: %s (%s), %u frames at %g s (%.2f fps, %.1f s), %u segments%s\n"), path,
            odori_format_to_string (format), odori_encoding_to_string (encoding),
            motion->n_frames, motion->frame_time,
            motion->frame_time > 0 ? 1.0 / motion->frame_time : 0.0,
            motion->n_frames * motion->frame_time, motion->n_segments,
-           motion->has_hierarchy ? " in a hierarchy" : "");
+           motion->has_hierarchy ? _(" in a hierarchy") : "");
   g_print ("  segments:");
   for (guint s = 0; s < motion->n_segments; s++)
     g_print (" %s", motion->segments[s].name);
@@ -267,7 +267,7 @@ index_text (const char *path,
       for (guint s = 0; s < klass->shows->len; s++)
         n_motions += ((OdoriIndexShow *) g_ptr_array_index (klass->shows, s))->motions->len;
     }
-  g_print ("%s: motion.dat (%s), %u parts, %u classes, %u shows, %u motions\n", path,
+  g_print (_("%s: motion.dat (%s), %u parts, %u classes, %u shows, %u motions\n"), path,
            odori_encoding_to_string (index->encoding), index->parts->len,
            index->classes->len, n_shows, n_motions);
   for (guint i = 0; i < index->parts->len; i++)
@@ -281,12 +281,12 @@ index_text (const char *path,
     {
       OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
 
-      g_print ("  class %s %s\n", klass->code ? klass->code : "-", klass->name ? klass->name : "");
+      g_print (_("  class %s %s\n"), klass->code ? klass->code : "-", klass->name ? klass->name : "");
       for (guint s = 0; s < klass->shows->len; s++)
         {
           OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
 
-          g_print ("    show %s %s (%s)\n", show->code, show->name ? show->name : "", show->file);
+          g_print (_("    show %s %s (%s)\n"), show->code, show->name ? show->name : "", show->file);
           for (guint m = 0; m < show->motions->len; m++)
             {
               OdoriIndexMotion *motion = g_ptr_array_index (show->motions, m);
@@ -345,12 +345,12 @@ score_text (const char *path,
 {
   g_print ("%s: dds (%s), \"%s\" by %s, %s, %u parts\n", path,
            odori_encoding_to_string (score->encoding), score->title ? score->title : "",
-           score->author ? score->author : "?", score->date ? score->date : "no date",
+           score->author ? score->author : "?", score->date ? score->date : _("no date"),
            score->parts->len);
   if (score->index_path)
-    g_print ("  index: %s\n", score->index_path);
+    g_print (_("  index: %s\n"), score->index_path);
   if (score->blend >= 0)
-    g_print ("  blend: %d frames\n", score->blend);
+    g_print (_("  blend: %d frames\n"), score->blend);
   for (guint i = 0; i < score->parts->len; i++)
     {
       OdoriScorePart *part = g_ptr_array_index (score->parts, i);
@@ -471,7 +471,7 @@ print_warnings_text (GPtrArray *warnings)
   for (guint i = 0; warnings != NULL && i < warnings->len; i++)
     {
       g_autofree char *text = odori_diagnostic_to_string (g_ptr_array_index (warnings, i));
-      g_print ("  warning: %s\n", text);
+      g_print (_("  warning: %s\n"), text);
     }
 }
 
@@ -694,8 +694,8 @@ info_one (const char *path,
     case ODORI_FORMAT_UNKNOWN:
     default:
       g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                   "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS, "
-                   "bulge_types, NI_JOINTS_TEXT_FILE, a sensor CSV, KBS or KST)", path);
+                   _("%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS, "
+                     "bulge_types, NI_JOINTS_TEXT_FILE, a sensor CSV, KBS or KST)"), path);
       return NULL;
     }
 }
@@ -706,19 +706,19 @@ cmd_info (int    argc,
 {
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON (an array when several files are given)", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON (an array when several files are given)"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
-    command_context ("info", "FILE…", "Detect each file's format by its content and summarise it.");
+    command_context ("info", "FILE…", _("Detect each file's format by its content and summarise it."));
   g_autoptr(JsonArray) array = json_array_new ();
   int status = EXIT_OK;
 
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!parse_options (context, &argc, &argv, &status))
     return status;
   if (argc < 2)
-    return usage_error (context, "info needs at least one FILE");
+    return usage_error (context, _("info needs at least one FILE"));
 
   for (int i = 1; i < argc; i++)
     {
@@ -758,14 +758,14 @@ cmd_check (int    argc,
 {
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the diagnostics as JSON", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the diagnostics as JSON"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
     command_context ("check", "INDEX [SCORE]",
-                     "Load the index and every show file, check frame ranges against the files,\n"
-                     "and resolve every symbol of the score. Prints each warning and error as\n"
-                     "FILE:LINE: message; exits 1 if there is any error.");
+                     _("Load the index and every show file, check frame ranges against the files,\n"
+                       "and resolve every symbol of the score. Prints each warning and error as\n"
+                       "FILE:LINE: message; exits 1 if there is any error."));
   g_autoptr(GPtrArray) diags = odori_diagnostics_new ();
   g_autoptr(OdoriIndex) index = NULL;
   g_autoptr(OdoriScore) score = NULL;
@@ -773,11 +773,11 @@ cmd_check (int    argc,
   gboolean ok = TRUE;
   int status = EXIT_OK;
 
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!parse_options (context, &argc, &argv, &status))
     return status;
   if (argc < 2 || argc > 3)
-    return usage_error (context, "check needs an INDEX and at most one SCORE");
+    return usage_error (context, _("check needs an INDEX and at most one SCORE"));
 
   index = odori_index_load (argv[1], &error);
   if (index == NULL)
@@ -859,10 +859,10 @@ cmd_check (int    argc,
           if (d->is_error)
             g_printerr ("%s\n", text);
           else
-            g_printerr ("%s (warning)\n", text);
+            g_printerr (_("%s (warning)\n"), text);
         }
       if (ok)
-        g_print ("%s: OK%s\n", argv[argc - 1], diags->len ? ", with warnings" : "");
+        g_print ("%s: OK%s\n", argv[argc - 1], diags->len ? _(", with warnings") : "");
     }
   return ok ? EXIT_OK : EXIT_INPUT;
 }
@@ -1013,7 +1013,7 @@ cmd_convert (int    argc,
   g_autofree char *output = NULL;
   ConvertOptions opts = { NAN, NULL, NULL, NULL, 0, FALSE };
   const GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to OUT (its extension picks the format: .bva, .vpm or .bvh)", "OUT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to OUT (its extension picks the format: .bva, .vpm or .bvh)"), "OUT" },
     { "fps", 0, 0, G_OPTION_ARG_DOUBLE, &opts.fps, N_("Frames per second of the result (captures: default 30, 0 keeps a regular file's rate; other motions are resampled)"), "F" },
     { "up", 0, 0, G_OPTION_ARG_STRING, &opts.up, N_("Captures: the file's up axis, x, y, z, -x, -y, -z or auto (default)"), "AXIS" },
     { "kbs", 0, 0, G_OPTION_ARG_FILENAME, &opts.kbs, N_("Captures: name the segments after the bones of this KBS or KST"), "FILE" },
@@ -1023,21 +1023,21 @@ cmd_convert (int    argc,
     { NULL }
   };
   g_autoptr(GOptionContext) context =
-    command_context ("convert", "IN -o OUT.bva|OUT.bvh", "Convert any motion Odori reads to BVA or BVH.");
+    command_context ("convert", "IN -o OUT.bva|OUT.bvh", _("Convert any motion Odori reads to BVA or BVH."));
   g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
   g_autoptr(OdoriMotion) motion = NULL;
   g_autoptr(GError) error = NULL;
   int status = EXIT_OK;
 
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
-    return usage_error (context, "convert needs one input file");
+    return usage_error (context, _("convert needs one input file"));
   if (output == NULL)
-    return usage_error (context, "convert needs -o OUT");
+    return usage_error (context, _("convert needs -o OUT"));
   if (!output_extension_ok (output))
-    return usage_error (context, "the output must be a .bva, .vpm or .bvh file");
+    return usage_error (context, _("the output must be a .bva, .vpm or .bvh file"));
   if (!check_convert_options (context, &opts, argv[1], &status))
     return status;
 
@@ -1142,18 +1142,18 @@ cmd_compose (int    argc,
   int blend = -1;
   gboolean seams = FALSE, json = FALSE;
   const GOptionEntry entries[] = {
-    { "index", 'i', 0, G_OPTION_ARG_FILENAME, &index_path, "The index (default: the score's \"# Index:\" line)", "INDEX" },
-    { "blend", 0, 0, G_OPTION_ARG_INT, &blend, "Transition frames (default: the score's \"# Blend:\", else 0)", "N" },
-    { "root-match", 0, 0, G_OPTION_ARG_STRING, &root_match, "Root continuity at each switch: none, position (default) or full", "MODE" },
-    { "seams", 0, 0, G_OPTION_ARG_NONE, &seams, "Print the seam report", NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the seam report as JSON", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the composed dance to OUT (.bva, .vpm or .bvh)", "OUT" },
+    { "index", 'i', 0, G_OPTION_ARG_FILENAME, &index_path, N_("The index (default: the score's \"# Index:\" line)"), "INDEX" },
+    { "blend", 0, 0, G_OPTION_ARG_INT, &blend, N_("Transition frames (default: the score's \"# Blend:\", else 0)"), "N" },
+    { "root-match", 0, 0, G_OPTION_ARG_STRING, &root_match, N_("Root continuity at each switch: none, position (default) or full"), "MODE" },
+    { "seams", 0, 0, G_OPTION_ARG_NONE, &seams, N_("Print the seam report"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the seam report as JSON"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the composed dance to OUT (.bva, .vpm or .bvh)"), "OUT" },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
     command_context ("compose", "SCORE [-i INDEX] -o OUT.bva|OUT.bvh",
-                     "Compose a score into one full-body motion, as the Dance Converter did.\n"
-                     "Nothing is written when there is an error.");
+                     _("Compose a score into one full-body motion, as the Dance Converter did.\n"
+                       "Nothing is written when there is an error."));
   g_autoptr(OdoriScore) score = NULL;
   g_autoptr(OdoriIndex) index = NULL;
   g_autoptr(OdoriComposer) composer = NULL;
@@ -1162,17 +1162,17 @@ cmd_compose (int    argc,
   OdoriMotion *motion;
   int status = EXIT_OK;
 
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
-    return usage_error (context, "compose needs one SCORE");
+    return usage_error (context, _("compose needs one SCORE"));
   if (output == NULL && !seams)
-    return usage_error (context, "compose needs -o OUT (or --seams)");
+    return usage_error (context, _("compose needs -o OUT (or --seams)"));
   if (output != NULL && !output_extension_ok (output))
-    return usage_error (context, "the output must be a .bva, .vpm or .bvh file");
+    return usage_error (context, _("the output must be a .bva, .vpm or .bvh file"));
   if (blend < -1)
-    return usage_error (context, "--blend takes a number of frames, 0 or more");
+    return usage_error (context, _("--blend takes a number of frames, 0 or more"));
   if (root_match != NULL)
     {
       if (strcmp (root_match, "none") == 0)
@@ -1182,7 +1182,7 @@ cmd_compose (int    argc,
       else if (strcmp (root_match, "full") == 0)
         match = ODORI_ROOT_MATCH_FULL;
       else
-        return usage_error (context, "--root-match takes none, position or full");
+        return usage_error (context, _("--root-match takes none, position or full"));
     }
 
   score = odori_score_load (argv[1], &error);
@@ -1193,7 +1193,7 @@ cmd_compose (int    argc,
       index_path = odori_score_dup_index_path (score);
       if (index_path == NULL)
         {
-          g_printerr ("%s:1: the score names no index (\"# Index:\"); give one with -i INDEX\n", argv[1]);
+          g_printerr (_("%s:1: the score names no index (\"# Index:\"); give one with -i INDEX\n"), argv[1]);
           return EXIT_INPUT;
         }
     }
@@ -1227,21 +1227,21 @@ cmd_sample (int    argc,
 {
   g_autoptr(GOptionContext) context =
     command_context ("sample", "DIR",
-                     "Write the built-in sample library (motion.dat, its show files and\n"
-                     "sample.dds) into DIR.");
+                     _("Write the built-in sample library (motion.dat, its show files and\n"
+                       "sample.dds) into DIR."));
   g_autoptr(GError) error = NULL;
   int status = EXIT_OK;
 
   if (!parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
-    return usage_error (context, "sample needs a DIR");
+    return usage_error (context, _("sample needs a DIR"));
   if (!odori_sample_write (argv[1], &error))
     {
       g_printerr ("%s\n", error->message);
       return EXIT_INPUT;
     }
-  g_print ("Wrote the sample library to %s\n", argv[1]);
+  g_print (_("Wrote the sample library to %s\n"), argv[1]);
   return EXIT_OK;
 }
 
@@ -1572,22 +1572,47 @@ fail:
 }
 
 static const Command commands[] = {
-  { "info", "[--json] FILE…", "summarise motion, index and score files", cmd_info },
-  { "check", "[--json] INDEX [SCORE]", "check an index, its show files and a score", cmd_check },
-  { "compose", "SCORE -o OUT", "compose a score into one motion (BVA or BVH)", cmd_compose },
-  { "convert", "IN -o OUT", "convert a motion to BVA or BVH", cmd_convert },
-  { "sample", "DIR", "write the built-in sample library", cmd_sample },
-  { "render", "IN -o OUT.png", "draw a frame (or --frames A-B) of a dance as PNG", cmd_render },
+  { "info", "[--json] FILE…", N_("summarise motion, index and score files"), cmd_info },
+  { "check", "[--json] INDEX [SCORE]", N_("check an index, its show files and a score"), cmd_check },
+  { "compose", "SCORE -o OUT", N_("compose a score into one motion (BVA or BVH)"), cmd_compose },
+  { "convert", "IN -o OUT", N_("convert a motion to BVA or BVH"), cmd_convert },
+  { "sample", "DIR", N_("write the built-in sample library"), cmd_sample },
+  { "render", "IN -o OUT.png", N_("draw a frame (or --frames A-B) of a dance as PNG"), cmd_render },
 };
 
 static void
 print_usage (FILE *stream)
 {
-  fprintf (stream, "Usage: odori-cli COMMAND [OPTION…] ARGS…\n\nCommands:\n");
+  fprintf (stream, _("Usage: odori-cli COMMAND [OPTION…] ARGS…\n\nCommands:\n"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (stream, "  %-8s %-24s %s\n", commands[i].name, commands[i].args, commands[i].summary);
-  fprintf (stream, "\n'odori-cli COMMAND --help' describes a command. Exit status: 0 success,\n"
-                   "1 an input error, 2 a usage error.\n");
+    {
+      /* pad by characters, not bytes ("FILE…") */
+      glong pad = 24 - g_utf8_strlen (commands[i].args, -1);
+
+      fprintf (stream, "  %-8s %s%*s %s\n", commands[i].name, commands[i].args,
+               (int) MAX (pad, 0), "", _(commands[i].summary));
+    }
+  fprintf (stream, _("\n'odori-cli COMMAND --help' describes a command. Exit status: 0 success,\n"
+                     "1 an input error, 2 a usage error.\n"));
+}
+
+/* Where the translations are: $ODORI_LOCALEDIR if set; else the installed catalogues;
+ * else, for an uninstalled build, the ones compiled in the build tree (build/po). */
+static const char *
+odori_localedir (void)
+{
+  const char *dir = g_getenv ("ODORI_LOCALEDIR");
+#ifdef ODORI_BUILD_LOCALEDIR
+  g_autofree char *installed = g_build_filename (LOCALEDIR, "ja", "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL);
+#endif
+
+  if (dir != NULL && *dir != '\0')
+    return dir;
+#ifdef ODORI_BUILD_LOCALEDIR
+  if (!g_file_test (installed, G_FILE_TEST_EXISTS))
+    return ODORI_BUILD_LOCALEDIR;
+#endif
+  return LOCALEDIR;
 }
 
 int
@@ -1595,6 +1620,11 @@ main (int   argc,
       char *argv[])
 {
   setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, odori_localedir ());
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  /* "Usage: odori-cli [OPTION…] compose …" in each command's --help */
+  g_set_prgname ("odori-cli");
 
   if (argc < 2)
     {
@@ -1616,7 +1646,7 @@ main (int   argc,
     if (strcmp (argv[1], commands[i].name) == 0)
       return commands[i].run (argc - 1, argv + 1);
 
-  g_printerr ("odori-cli: unknown command \"%s\"\n\n", argv[1]);
+  g_printerr (_("odori-cli: unknown command \"%s\"\n\n"), argv[1]);
   print_usage (stderr);
   return EXIT_USAGE;
 }

@@ -22,6 +22,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "odori-bva.h"
 
 G_DEFINE_QUARK (odori-bva-error-quark, odori_bva_error)
@@ -249,10 +251,10 @@ static const char *
 expected_units (OdoriField field)
 {
   if (field <= ODORI_FIELD_ZTRAN)
-    return "INCHES, CENTIMETERS, MILLIMETERS or METERS";
+    return _("INCHES, CENTIMETERS, MILLIMETERS or METERS");
   if (field <= ODORI_FIELD_ZROT)
-    return "DEGREES or RADIANS";
-  return "PERCENT, INCHES, CENTIMETERS, MILLIMETERS or METERS";
+    return _("DEGREES or RADIANS");
+  return _("PERCENT, INCHES, CENTIMETERS, MILLIMETERS or METERS");
 }
 
 static gboolean
@@ -302,7 +304,7 @@ header_line (BvaParser     *p,
   if (next_content_line (&p->reader))
     return TRUE;
   return set_error (p, error, ODORI_BVA_ERROR_TRUNCATED, p->reader.lineno,
-                    "the file ends inside the header of segment \"%s\": expected %s",
+                    _("the file ends inside the header of segment \"%s\": expected %s"),
                     h->name, expected);
 }
 
@@ -321,10 +323,10 @@ read_segment_name (BvaParser     *p,
   h->line = p->reader.lineno;
   if (s == end)
     return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h->line,
-                      "expected a segment name after \"Segment:\"");
+                      _("expected a segment name after \"Segment:\""));
   if (end - s > MAX_NAME)
     return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h->line,
-                      "the segment name is %" G_GSIZE_FORMAT " bytes long, more than %d",
+                      _("the segment name is %zu bytes long, more than %d"),
                       (gsize) (end - s), MAX_NAME);
   h->name = g_utf8_make_valid (s, end - s);
   return TRUE;
@@ -338,7 +340,7 @@ read_frames_header (BvaParser     *p,
   const char *line, *end, *s;
   gint64 n;
 
-  if (!header_line (p, h, "\"Frames: N\"", error))
+  if (!header_line (p, h, _("\"Frames: N\""), error))
     return FALSE;
   line = p->reader.line;
   end = line + p->reader.len;
@@ -349,8 +351,8 @@ read_frames_header (BvaParser     *p,
       g_autofree char *found = excerpt (line, p->reader.len);
 
       return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                        "expected a frame count like \"Frames: 277\" for segment \"%s\", "
-                        "got \"%s\"", h->name, found);
+                        _("expected a frame count like \"Frames: 277\" for segment \"%s\", "
+                          "got \"%s\""), h->name, found);
     }
   h->n_frames = (guint) MIN (n, (gint64) G_MAXUINT);
   return TRUE;
@@ -364,7 +366,7 @@ read_frame_time (BvaParser     *p,
   const char *line, *end, *s;
   double t = 0;
 
-  if (!header_line (p, h, "\"Frame Time: SECONDS\"", error))
+  if (!header_line (p, h, _("\"Frame Time: SECONDS\""), error))
     return FALSE;
   line = p->reader.line;
   end = line + p->reader.len;
@@ -375,7 +377,7 @@ read_frame_time (BvaParser     *p,
       g_autofree char *found = excerpt (s, trim_end (s, end) - s);
 
       return set_error (p, error, ODORI_BVA_ERROR_NOT_FINITE, p->reader.lineno,
-                        "frame time of segment \"%s\" is not a finite number: \"%s\"",
+                        _("frame time of segment \"%s\" is not a finite number: \"%s\""),
                         h->name, found);
     }
   if (s == NULL || !odori_parse_double (&s, end, &t) || trim_end (s, end) != s || !(t > 0))
@@ -383,8 +385,8 @@ read_frame_time (BvaParser     *p,
       g_autofree char *found = excerpt (line, p->reader.len);
 
       return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                        "expected a positive frame time like \"Frame Time: 0.033333\" for "
-                        "segment \"%s\", got \"%s\"", h->name, found);
+                        _("expected a positive frame time like \"Frame Time: 0.033333\" for "
+                          "segment \"%s\", got \"%s\""), h->name, found);
     }
   h->frame_time = t;
   return TRUE;
@@ -399,7 +401,7 @@ read_field_names (BvaParser     *p,
   guint seen = 0;
   gsize len;
 
-  if (!header_line (p, h, "the field names (XTRAN YTRAN ZTRAN XROT ...)", error))
+  if (!header_line (p, h, _("the field names (XTRAN YTRAN ZTRAN XROT ...)"), error))
     return FALSE;
   s = p->reader.line;
   end = s + p->reader.len;
@@ -412,13 +414,13 @@ read_field_names (BvaParser     *p,
           g_autofree char *found = excerpt (tok, len);
 
           return set_error (p, error, ODORI_BVA_ERROR_UNIT, p->reader.lineno,
-                            "unknown field \"%s\" in segment \"%s\" (expected XTRAN, YTRAN, "
-                            "ZTRAN, XROT, YROT, ZROT, XSCALE, YSCALE or ZSCALE)",
+                            _("unknown field \"%s\" in segment \"%s\" (expected XTRAN, YTRAN, "
+                              "ZTRAN, XROT, YROT, ZROT, XSCALE, YSCALE or ZSCALE)"),
                             found, h->name);
         }
       if (seen & (1u << field))
         return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                          "field %s appears twice in segment \"%s\"",
+                          _("field %s appears twice in segment \"%s\""),
                           odori_field_to_string (field), h->name);
       seen |= 1u << field;
       h->fields[h->n_fields++] = field;
@@ -435,7 +437,7 @@ read_units (BvaParser     *p,
   guint n = 0;
   gsize len;
 
-  if (!header_line (p, h, "the units (INCHES ... DEGREES ... PERCENT)", error))
+  if (!header_line (p, h, _("the units (INCHES ... DEGREES ... PERCENT)"), error))
     return FALSE;
   s = p->reader.line;
   end = s + p->reader.len;
@@ -446,7 +448,7 @@ read_units (BvaParser     *p,
 
       if (n == h->n_fields)
         return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                          "more units than the %u fields of segment \"%s\"",
+                          _("more units than the %u fields of segment \"%s\""),
                           h->n_fields, h->name);
       field = h->fields[n];
       if (!odori_unit_from_string (tok, len, &unit) || !unit_fits (field, unit))
@@ -454,15 +456,15 @@ read_units (BvaParser     *p,
           g_autofree char *found = excerpt (tok, len);
 
           return set_error (p, error, ODORI_BVA_ERROR_UNIT, p->reader.lineno,
-                            "unit \"%s\" does not fit field %s of segment \"%s\" "
-                            "(expected %s)", found, odori_field_to_string (field), h->name,
+                            _("unit \"%s\" does not fit field %s of segment \"%s\" "
+                              "(expected %s)"), found, odori_field_to_string (field), h->name,
                             expected_units (field));
         }
       h->units[n++] = unit;
     }
   if (n < h->n_fields)
     return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                      "%u units for the %u fields of segment \"%s\"", n, h->n_fields, h->name);
+                      _("%u units for the %u fields of segment \"%s\""), n, h->n_fields, h->name);
   return TRUE;
 }
 
@@ -476,7 +478,7 @@ check_header (BvaParser     *p,
 
   if (g_hash_table_lookup_extended (p->names, h->name, NULL, &other))
     return set_error (p, error, ODORI_BVA_ERROR_DUPLICATE, h->line,
-                      "segment name \"%s\" is already used by the segment at line %u",
+                      _("segment name \"%s\" is already used by the segment at line %u"),
                       h->name, GPOINTER_TO_UINT (other));
 
   if (p->n_read == 0)
@@ -493,8 +495,8 @@ check_header (BvaParser     *p,
       format_frame_time (first, sizeof first, p->frame_time);
 
       return set_error (p, error, ODORI_BVA_ERROR_FRAME_TIME, h->time_line,
-                        "segment \"%s\" has frame time %s, but the first segment has %s "
-                        "(line %u): all segments must share one frame time",
+                        _("segment \"%s\" has frame time %s, but the first segment has %s "
+                          "(line %u): all segments must share one frame time"),
                         h->name, mine, first, p->frame_time_line);
     }
   return TRUE;
@@ -519,8 +521,8 @@ ensure_frames (BvaParser     *p,
 
   if ((guint64) p->n_alloc * n_frames > cap)
     return set_error (p, error, ODORI_BVA_ERROR_COUNT, h->frames_line,
-                      "segment \"%s\" announces %u frames: for %u segments that is more "
-                      "than a file of %" G_GSIZE_FORMAT " bytes can hold",
+                      _("segment \"%s\" announces %u frames: for %u segments that is more "
+                        "than a file of %zu bytes can hold"),
                       h->name, h->n_frames, p->n_alloc, p->file_len);
 
   if (p->motion == NULL)
@@ -580,19 +582,19 @@ number_error (BvaParser     *p,
 
   if (column == 0 && is_segment_line (line, p->reader.len))
     return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
-                      "segment \"%s\" has only %u frame lines, but its \"Frames:\" (line %u) "
-                      "says %u", c->h->name, frame - 1, c->h->frames_line, c->h->n_frames);
+                      _("segment \"%s\" has only %u frame lines, but its \"Frames:\" (line %u) "
+                        "says %u"), c->h->name, frame - 1, c->h->frames_line, c->h->n_frames);
 
   while (e < end && !is_blank_char (*e))
     e++;
   found = excerpt (s, e - s);
   if (odori_looks_non_finite (s, end))
     return set_error (p, error, ODORI_BVA_ERROR_NOT_FINITE, p->reader.lineno,
-                      "segment \"%s\", frame %u, column %u (%s): \"%s\" is not a finite number",
+                      _("segment \"%s\", frame %u, column %u (%s): \"%s\" is not a finite number"),
                       c->h->name, frame, (guint) (s - line) + 1,
                       odori_field_to_string (c->h->fields[column]), found);
   return set_error (p, error, ODORI_BVA_ERROR_NUMBER, p->reader.lineno,
-                    "segment \"%s\", frame %u, column %u (%s): expected a number, got \"%s\"",
+                    _("segment \"%s\", frame %u, column %u (%s): expected a number, got \"%s\""),
                     c->h->name, frame, (guint) (s - line) + 1,
                     odori_field_to_string (c->h->fields[column]), found);
 }
@@ -616,7 +618,7 @@ count_error (BvaParser     *p,
         found++;
     }
   return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
-                    "segment \"%s\", frame %u: expected %u values, found %u",
+                    _("segment \"%s\", frame %u: expected %u values, found %u"),
                     c->h->name, frame, c->h->n_fields, found);
 }
 
@@ -652,7 +654,7 @@ parse_frame_line (BvaParser      *p,
           g_autofree char *found = excerpt (start, s - start);
 
           return set_error (p, error, ODORI_BVA_ERROR_NUMBER, p->reader.lineno,
-                            "segment \"%s\", frame %u, column %u (%s): %s is out of range",
+                            _("segment \"%s\", frame %u, column %u (%s): %s is out of range"),
                             c->h->name, frame, (guint) (start - line) + 1,
                             odori_field_to_string (c->h->fields[n]), found);
         }
@@ -692,7 +694,7 @@ read_frames (BvaParser           *p,
     {
       if (G_UNLIKELY (!next_content_line (&p->reader) || f >= m->n_frames))
         return set_error (p, error, ODORI_BVA_ERROR_TRUNCATED, p->reader.lineno,
-                          "the file ends after %u of the %u frames of segment \"%s\"",
+                          _("the file ends after %u of the %u frames of segment \"%s\""),
                           f, h->n_frames, h->name);
       if (!parse_frame_line (p, &c, f + 1, t, error))
         return FALSE;
@@ -725,12 +727,12 @@ expected_segment_error (BvaParser *p,
       const SegmentInfo *last = &p->info[p->n_read - 1];
 
       return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
-                        "more frame lines than the %u announced by the segment at line %u: "
-                        "expected \"Segment: NAME\", got \"%s\"",
+                        _("more frame lines than the %u announced by the segment at line %u: "
+                          "expected \"Segment: NAME\", got \"%s\""),
                         last->n_frames, last->line, found);
     }
   return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                    "expected \"Segment: NAME\", got \"%s\"", found);
+                    _("expected \"Segment: NAME\", got \"%s\""), found);
 }
 
 static gboolean
@@ -755,7 +757,7 @@ read_segment (BvaParser *p,
   if (s >= p->n_alloc)
     {
       /* Cannot happen: count_segments() saw every header line. */
-      set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h.line, "unexpected segment header");
+      set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h.line, _("unexpected segment header"));
       goto out;
     }
   if (!ensure_frames (p, &h, error))
@@ -795,14 +797,14 @@ warn_short_segments (BvaParser *p,
       if (p->info[s].n_frames == 0)
         g_ptr_array_add (warnings,
                          odori_diagnostic_new (p->path, p->info[s].line, FALSE,
-                                               "segment \"%s\" has no frames (the longest has "
-                                               "%u): it stays at rest", m->segments[s].name,
+                                               _("segment \"%s\" has no frames (the longest has "
+                                                 "%u): it stays at rest"), m->segments[s].name,
                                                m->n_frames));
       else
         g_ptr_array_add (warnings,
                          odori_diagnostic_new (p->path, p->info[s].line, FALSE,
-                                               "segment \"%s\" has %u frames, the longest has "
-                                               "%u: its last frame is held to the end",
+                                               _("segment \"%s\" has %u frames, the longest has "
+                                                 "%u: its last frame is held to the end"),
                                                m->segments[s].name, p->info[s].n_frames,
                                                m->n_frames));
     }
@@ -843,13 +845,13 @@ odori_bva_load_text (OdoriTextFile *file,
   if (p.n_read == 0)
     {
       set_error (&p, error, ODORI_BVA_ERROR_SYNTAX, p.reader.lineno,
-                 "the file is empty: expected \"Segment: NAME\"");
+                 _("the file is empty: expected \"Segment: NAME\""));
       return NULL;
     }
   if (p.n_read != p.n_alloc)
     {
       set_error (&p, error, ODORI_BVA_ERROR_SYNTAX, p.reader.lineno,
-                 "%u segment headers found, but %u read", p.n_alloc, p.n_read);
+                 _("%u segment headers found, but %u read"), p.n_alloc, p.n_read);
       return NULL;
     }
 
@@ -1202,7 +1204,7 @@ odori_bva_save (const OdoriMotion *motion,
   if (!(motion->frame_time > 0) || !isfinite (motion->frame_time))
     {
       g_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_FRAME_TIME,
-                   "%s: cannot write a motion whose frame time is not a positive number", path);
+                   _("%s: cannot write a motion whose frame time is not a positive number"), path);
       return FALSE;
     }
 

@@ -32,9 +32,12 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "odori-bvh.h"
 
@@ -208,7 +211,7 @@ expect_token (BvhParser   *self,
   if (next_token (self, tok, len))
     return TRUE;
   return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                    "file ends, expected %s", expected);
+                    _("file ends, expected %s"), expected);
 }
 
 static gboolean
@@ -250,9 +253,9 @@ number_error (BvhParser   *self,
   /* (odori_parse_double refuses numbers beyond double range, like 1e999: NUMBER) */
   if (odori_looks_non_finite (tok, t))
     return set_error (self, error, line, ODORI_BVH_ERROR_NOT_FINITE,
-                      "expected a finite number for %s, got \"%s\"", what, shown);
+                      _("expected a finite number for %s, got \"%s\""), what, shown);
   return set_error (self, error, line, ODORI_BVH_ERROR_NUMBER,
-                    "expected a number for %s, got \"%s\"", what, shown);
+                    _("expected a number for %s, got \"%s\""), what, shown);
 }
 
 /* A number that fills the whole token. */
@@ -300,7 +303,7 @@ read_vec3 (BvhParser   *self,
       gsize len;
       double d;
 
-      if (!expect_token (self, &tok, &len, "a number", error) ||
+      if (!expect_token (self, &tok, &len, _("a number"), error) ||
           !token_to_double (self, tok, len, what, &d, error))
         return FALSE;
       v[i] = (float) d;
@@ -333,7 +336,7 @@ current_joint (BvhParser   *self,
   if (self->open->len == 0)
     {
       set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                 "%s outside of a ROOT or JOINT block", keyword);
+                 _("%s outside of a ROOT or JOINT block"), keyword);
       return NULL;
     }
   return joint_at (self, top_open (self)->joint);
@@ -371,7 +374,7 @@ check_new_name (BvhParser   *self,
   if (!g_hash_table_lookup_extended (self->names, name, NULL, &first))
     return TRUE;
   return set_error (self, error, self->lineno, ODORI_BVH_ERROR_DUPLICATE,
-                    "joint \"%s\" is defined twice (first at line %u)",
+                    _("joint \"%s\" is defined twice (first at line %u)"),
                     name, GPOINTER_TO_UINT (first));
 }
 
@@ -408,25 +411,25 @@ parse_joint (BvhParser   *self,
 
   if (is_root && self->open->len > 0)
     return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
-                      "ROOT inside the block of joint \"%s\" (opened at line %u)",
+                      _("ROOT inside the block of joint \"%s\" (opened at line %u)"),
                       joint_at (self, top_open (self)->joint)->seg.name,
                       top_open (self)->brace_line);
   if (!is_root && self->open->len == 0)
     return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
-                      "JOINT outside of a ROOT block");
+                      _("JOINT outside of a ROOT block"));
   name = take_joint_name (self, &name_len);
   if (name_len > MAX_NAME)
     return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
-                      "the name after %s is %" G_GSIZE_FORMAT " bytes long, more than %d",
+                      _("the name after %s is %zu bytes long, more than %d"),
                       keyword, name_len, MAX_NAME);
   if (name == NULL)
     return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
-                      "expected a joint name after %s", keyword);
+                      _("expected a joint name after %s"), keyword);
   if (!check_new_name (self, name, error))
     return FALSE;
   if (self->open->len >= MAX_DEPTH)
     return set_error (self, error, line, ODORI_BVH_ERROR_TOO_DEEP,
-                      "joint \"%s\" is nested deeper than %d levels", name, MAX_DEPTH);
+                      _("joint \"%s\" is nested deeper than %d levels"), name, MAX_DEPTH);
   context = g_strdup_printf ("%s \"%s\"", keyword, name);
   if (!expect_open_brace (self, context, error))
     return FALSE;
@@ -453,7 +456,7 @@ parse_offset (BvhParser   *self,
     return FALSE;
   if (joint->has_offset)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      "second OFFSET in joint \"%s\"", joint->seg.name);
+                      _("second OFFSET in joint \"%s\""), joint->seg.name);
   joint->has_offset = TRUE;
   return read_vec3 (self, "OFFSET", joint->seg.offset, error);
 }
@@ -504,18 +507,18 @@ parse_channel_name (BvhParser     *self,
   const char *tok;
   gsize len;
 
-  if (!expect_token (self, &tok, &len, "a channel name", error))
+  if (!expect_token (self, &tok, &len, _("a channel name"), error))
     return FALSE;
   if (channel_from_token (tok, len, channel))
     return TRUE;
   shown = show_token (tok, len);
   if (is_structure_token (tok, len))
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      "CHANNELS %" G_GINT64_FORMAT " at line %u lists only %u names, "
-                      "then \"%s\"", self->channels_count, self->channels_line, index, shown);
+                      _("CHANNELS %" PRId64 " at line %u lists only %u names, "
+                        "then \"%s\""), self->channels_count, self->channels_line, index, shown);
   return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                    "unknown channel \"%s\" (expected Xposition, Yposition, Zposition, "
-                    "Xrotation, Yrotation or Zrotation)", shown);
+                    _("unknown channel \"%s\" (expected Xposition, Yposition, Zposition, "
+                      "Xrotation, Yrotation or Zrotation)"), shown);
 }
 
 static gboolean
@@ -531,11 +534,11 @@ parse_channels (BvhParser   *self,
     return FALSE;
   if (joint->has_channels)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      "second CHANNELS in joint \"%s\"", joint->seg.name);
+                      _("second CHANNELS in joint \"%s\""), joint->seg.name);
   joint->has_channels = TRUE;
   self->channels_line = self->lineno;
-  if (!expect_token (self, &tok, &len, "a channel count", error) ||
-      !token_to_int (self, tok, len, "the channel count", &count, error))
+  if (!expect_token (self, &tok, &len, _("a channel count"), error) ||
+      !token_to_int (self, tok, len, _("the channel count"), &count, error))
     return FALSE;
   if (count < 0 || count > 6)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
@@ -563,9 +566,9 @@ parse_end_site (BvhParser   *self,
   gsize len;
 
   if (joint == NULL ||
-      !expect_word (self, "Site", "after End", error) ||
+      !expect_word (self, "Site", _("after End"), error) ||
       !expect_open_brace (self, "End Site", error) ||
-      !expect_word (self, "OFFSET", "in End Site", error) ||
+      !expect_word (self, "OFFSET", _("in End Site"), error) ||
       !read_vec3 (self, "End Site OFFSET", offset, error) ||
       !expect_token (self, &tok, &len, "}", error))
     return FALSE;
@@ -573,7 +576,7 @@ parse_end_site (BvhParser   *self,
     {
       shown = show_token (tok, len);
       return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                        "expected \"}\" closing the End Site of line %u, got \"%s\"",
+                        _("expected \"}\" closing the End Site of line %u, got \"%s\""),
                         line, shown);
     }
   if (joint->seg.has_end_site)
@@ -581,7 +584,7 @@ parse_end_site (BvhParser   *self,
       if (self->warnings != NULL)
         g_ptr_array_add (self->warnings,
                          odori_diagnostic_new (self->path, line, FALSE,
-                                               "second End Site of joint \"%s\" ignored",
+                                               _("second End Site of joint \"%s\" ignored"),
                                                joint->seg.name));
       return TRUE;
     }
@@ -598,12 +601,12 @@ close_brace (BvhParser   *self,
 
   if (self->open->len == 0)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_UNBALANCED,
-                      "\"}\" without a matching \"{\"");
+                      _("\"}\" without a matching \"{\""));
   joint = joint_at (self, top_open (self)->joint);
   if (!joint->has_offset && self->warnings != NULL)
     g_ptr_array_add (self->warnings,
                      odori_diagnostic_new (self->path, joint->line, FALSE,
-                                           "joint \"%s\" has no OFFSET; using 0 0 0",
+                                           _("joint \"%s\" has no OFFSET; using 0 0 0"),
                                            joint->seg.name));
   g_array_set_size (self->open, self->open->len - 1);
   return TRUE;
@@ -615,11 +618,11 @@ hierarchy_at_eof (BvhParser   *self,
 {
   if (self->open->len > 0)
     return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                      "file ends inside joint \"%s\" (\"{\" at line %u), expected MOTION",
+                      _("file ends inside joint \"%s\" (\"{\" at line %u), expected MOTION"),
                       joint_at (self, top_open (self)->joint)->seg.name,
                       top_open (self)->brace_line);
   return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                    "file ends before MOTION");
+                    _("file ends before MOTION"));
 }
 
 static gboolean
@@ -632,12 +635,12 @@ hierarchy_at_motion (BvhParser   *self,
 
       /* Named by the brace that is left open: that is where the fix goes. */
       return set_error (self, error, open->brace_line, ODORI_BVH_ERROR_UNBALANCED,
-                        "\"{\" of joint \"%s\" is not closed before MOTION at line %u",
+                        _("\"{\" of joint \"%s\" is not closed before MOTION at line %u"),
                         joint_at (self, open->joint)->seg.name, self->lineno);
     }
   if (self->joints->len == 0)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      "expected a ROOT before MOTION");
+                      _("expected a ROOT before MOTION"));
   return TRUE;
 }
 
@@ -664,11 +667,11 @@ parse_hierarchy_token (BvhParser   *self,
   shown = show_token (tok, len);
   if (channel_from_token (tok, len, &channel) && self->channels_line != 0)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      "CHANNELS %" G_GINT64_FORMAT " at line %u lists more names: \"%s\"",
+                      _("CHANNELS %" PRId64 " at line %u lists more names: \"%s\""),
                       self->channels_count, self->channels_line, shown);
   return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                    "expected ROOT, JOINT, OFFSET, CHANNELS, End Site, \"}\" or MOTION, "
-                    "got \"%s\"", shown);
+                    _("expected ROOT, JOINT, OFFSET, CHANNELS, End Site, \"}\" or MOTION, "
+                      "got \"%s\""), shown);
 }
 
 static gboolean
@@ -681,12 +684,12 @@ parse_hierarchy (BvhParser   *self,
 
   if (!next_token (self, &tok, &len))
     return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                      "file is empty, expected HIERARCHY");
+                      _("file is empty, expected HIERARCHY"));
   if (!token_is (tok, len, "HIERARCHY"))
     {
       shown = show_token (tok, len);
       return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                        "expected HIERARCHY, got \"%s\"", shown);
+                        _("expected HIERARCHY, got \"%s\""), shown);
     }
   for (;;)
     {
@@ -720,7 +723,7 @@ parse_label_value (BvhParser   *self,
     {
       shown = show_token (tok, len);
       return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                        "expected \"%s\" after MOTION, got \"%s\"", label, shown);
+                        _("expected \"%s\" after MOTION, got \"%s\""), label, shown);
     }
   if (len > label_len)
     {
@@ -728,7 +731,7 @@ parse_label_value (BvhParser   *self,
       *value_len = len - label_len;
       return TRUE;
     }
-  return expect_token (self, value, value_len, "a number", error);
+  return expect_token (self, value, value_len, _("a number"), error);
 }
 
 static gboolean
@@ -747,23 +750,23 @@ parse_motion_header (BvhParser   *self,
     return FALSE;
   if (frames < 0)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_NUMBER,
-                      "expected a frame count of 0 or more, got %" G_GINT64_FORMAT, frames);
+                      _("expected a frame count of 0 or more, got %" PRId64), frames);
   *n_frames = frames;
 
-  if (!expect_word (self, "Frame", "after the frame count", error) ||
+  if (!expect_word (self, "Frame", _("after the frame count"), error) ||
       !parse_label_value (self, "Time:", &tok, &len, error) ||
       !token_to_double (self, tok, len, "Frame Time:", frame_time, error))
     return FALSE;
   if (*frame_time <= 0)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_NUMBER,
-                      "expected a positive frame time, got %g", *frame_time);
+                      _("expected a positive frame time, got %g"), *frame_time);
 
   self->p = odori_skip_blanks (self->p, self->end);
   if (self->p < self->end)
     {
       shown = show_token (self->p, self->end - self->p);
       return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                        "unexpected \"%s\" after the frame time", shown);
+                        _("unexpected \"%s\" after the frame time"), shown);
     }
   return TRUE;
 }
@@ -791,12 +794,12 @@ parse_frame_line (BvhParser   *self,
       p = skip_space (p, end);
       if (p == end)
         return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_COUNT,
-                          "frame %" G_GUINT64_FORMAT ": expected %u channel values, got %u",
+                          _("frame %" PRIu64 ": expected %u channel values, got %u"),
                           frame + 1, n, i);
       start = p;
       if (!odori_parse_double (&p, end, &values[i]) || (p < end && !is_space (*p)) ||
           !isfinite (values[i]))
-        return number_error (self, error, self->reader.lineno, start, end, "a channel value");
+        return number_error (self, error, self->reader.lineno, start, end, _("a channel value"));
     }
 
   p = skip_space (p, end);
@@ -809,7 +812,7 @@ parse_frame_line (BvhParser   *self,
       p = skip_space (p, end);
     }
   return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_COUNT,
-                    "frame %" G_GUINT64_FORMAT ": expected %u channel values, got %u",
+                    _("frame %" PRIu64 ": expected %u channel values, got %u"),
                     frame + 1, n, got);
 }
 
@@ -944,8 +947,8 @@ check_frame_range (BvhParser    *self,
       for (guint k = 0; k < 3; k++)
         if (G_UNLIKELY (!(fabsf (xf->position[k]) <= MAX_ABS_VALUE)))
           return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_NUMBER,
-                            "frame %" G_GUINT64_FORMAT ": joint \"%s\" ends up at %.0f, out "
-                            "of range (offsets and positions add up to more than 1e15)",
+                            _("frame %" PRIu64 ": joint \"%s\" ends up at %.0f, out "
+                              "of range (offsets and positions add up to more than 1e15)"),
                             frame + 1, motion->segments[s].name, (double) xf->position[k]);
     }
   return TRUE;
@@ -989,12 +992,12 @@ parse_frames (BvhParser    *self,
 
   if (extra > 0)
     return set_error (self, error, extra_line, ODORI_BVH_ERROR_COUNT,
-                      "Frames: %" G_GUINT64_FORMAT ", but %" G_GUINT64_FORMAT
-                      " frame lines follow", n_frames, n_frames + extra);
+                      _("Frames: %" PRIu64 ", but %" PRIu64
+                        " frame lines follow"), n_frames, n_frames + extra);
   if (frame < n_frames)
     return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                      "Frames: %" G_GUINT64_FORMAT ", but the file ends after %"
-                      G_GUINT64_FORMAT " frames", n_frames, frame);
+                      _("Frames: %" PRIu64 ", but the file ends after %"
+                        PRIu64 " frames"), n_frames, frame);
   return TRUE;
 }
 
@@ -1039,12 +1042,12 @@ allocate_motion (BvhParser    *self,
   *out = NULL;
   if (self->n_values == 0 && n_frames > 0)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_COUNT,
-                      "Frames: %" G_GUINT64_FORMAT ", but no joint has CHANNELS", n_frames);
+                      _("Frames: %" PRIu64 ", but no joint has CHANNELS"), n_frames);
   if (n_frames > 0 && n_frames > (remaining + 1) / (2 * (guint64) self->n_values))
     return TRUE;
   if (n_frames > G_MAXUINT)
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_COUNT,
-                      "Frames: %" G_GUINT64_FORMAT " is too many", n_frames);
+                      _("Frames: %" PRIu64 " is too many"), n_frames);
 
   *out = odori_motion_new (self->joints->len, n_frames, frame_time, &local_error);
   if (*out == NULL)

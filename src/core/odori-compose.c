@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "odori-compose.h"
 #include "odori-format.h"
 
@@ -487,7 +489,7 @@ build_parts (OdoriComposer *self,
   if (n == 0)
     {
       g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_NO_PARTS,
-                   "%s:1: the score has no parts", score_name (self));
+                   _("%s:1: the score has no parts"), score_name (self));
       return FALSE;
     }
 
@@ -519,7 +521,7 @@ build_parts (OdoriComposer *self,
     if (owner[s] >= 0 && owner[s] != (int) (p))                                          \
       {                                                                                  \
         g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_DOUBLE_DRIVEN,      \
-                     "%s:%u: sensor \"%s\" of part %s is already driven by part %s",     \
+                     _("%s:%u: sensor \"%s\" of part %s is already driven by part %s"),  \
                      score_name (self), self->parts[p].spart->line,                      \
                      (char *) g_ptr_array_index (self->sensors, s),                      \
                      self->parts[p].spart->code, self->parts[owner[s]].spart->code);     \
@@ -606,7 +608,7 @@ build_parts (OdoriComposer *self,
             if (indegree[p] != G_MAXUINT)
               {
                 g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_CYCLE,
-                             "%s:%u: the anchor of part %s (\"%s\") depends on itself through other parts",
+                             _("%s:%u: the anchor of part %s (\"%s\") depends on itself through other parts"),
                              score_name (self), self->parts[p].spart->line,
                              self->parts[p].spart->code,
                              (char *) g_ptr_array_index (self->sensors, self->parts[p].anchor));
@@ -645,7 +647,7 @@ check_sensors (OdoriComposer    *self,
       if (idx < 0 || clip->seg[idx] < 0)
         {
           g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_MISSING_SENSOR,
-                       "%s:%u: sensor \"%s\" of part %s is not in %s (symbol %s)",
+                       _("%s:%u: sensor \"%s\" of part %s is not in %s (symbol %s)"),
                        score_name (self), sym->line, spart->sensors[s], spart->code,
                        clip->file, sym->symbol);
           return FALSE;
@@ -687,7 +689,7 @@ resolve_symbol (OdoriComposer    *self,
   if (im->first < 1 || im->first > im->last || im->last > motion->n_frames)
     {
       g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_RANGE,
-                   "%s:%u: symbol %s: frames %u-%u are beyond the %u frames of %s",
+                   _("%s:%u: symbol %s: frames %u-%u are beyond the %u frames of %s"),
                    score_name (self), sym->line, sym->symbol, im->first, im->last,
                    motion->n_frames, im->show->file);
       return NULL;
@@ -744,7 +746,7 @@ place_symbols (OdoriComposer *self,
       if (placed.clip == NULL)
         {
           g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_EMPTY_INDEX,
-                       "%s:%u: part %s has no symbols and the index has no readable show to hold",
+                       _("%s:%u: part %s has no symbols and the index has no readable show to hold"),
                        score_name (self), self->parts[self->root].spart->line,
                        self->parts[self->root].spart->code);
           return FALSE;

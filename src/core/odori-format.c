@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "odori-bva.h"
 #include "odori-bvh.h"
 #include "odori-format.h"
@@ -171,8 +173,8 @@ odori_format_detect_file (const char  *path,
   format = odori_format_detect (data, len);
   if (format == ODORI_FORMAT_UNKNOWN)
     g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                 "%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS, "
-                 "bulge_types, NI_JOINTS_TEXT_FILE, a sensor CSV, KBS or KST)", path);
+                 _("%s:1: not a file Odori reads (expected BVA, BVH, motion.dat, DDS, "
+                   "bulge_types, NI_JOINTS_TEXT_FILE, a sensor CSV, KBS or KST)"), path);
   return format;
 }
 
@@ -244,13 +246,13 @@ odori_format_load_motion (const char  *path,
     case ODORI_FORMAT_KBS:
     case ODORI_FORMAT_KST:
       g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                   "%s:1: expected a motion file (BVA or BVH), found a %s file", path,
+                   _("%s:1: expected a motion file (BVA or BVH), found a %s file"), path,
                    odori_format_to_string (odori_format_detect (data, len)));
       return NULL;
     case ODORI_FORMAT_UNKNOWN:
     default:
       g_set_error (error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
-                   "%s:1: not a motion file Odori reads (expected BVA, BVH, NI_JOINTS_TEXT_FILE or a sensor CSV)", path);
+                   _("%s:1: not a motion file Odori reads (expected BVA, BVH, NI_JOINTS_TEXT_FILE or a sensor CSV)"), path);
       return NULL;
     }
 }

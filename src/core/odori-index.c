@@ -24,6 +24,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "odori-format.h"
 #include "odori-index.h"
 
@@ -392,14 +394,14 @@ parse_params (Parser      *parser,
             tok_end++;
           got = excerpt (key, tok_end);
           return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                               "expected a parameter like code=\"A1\", got \"%s\"", got);
+                               _("expected a parameter like code=\"A1\", got \"%s\""), got);
         }
       key_str = g_strndup (key, key_end - key);
       p = skip_blanks (p + 1, end);
 
       if (p >= end)
         return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                             "missing value after \"%s=\"", key_str);
+                             _("missing value after \"%s=\""), key_str);
 
       if (*p == '"' || starts_with (p, end, LEFT_CURLY))
         {
@@ -413,8 +415,8 @@ parse_params (Parser      *parser,
               g_autofree char *got = excerpt (p, end);
 
               return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                                   "unterminated quoted value of \"%s\": no closing %s before "
-                                   "the end of the line in %s",
+                                   _("unterminated quoted value of \"%s\": no closing %s before "
+                                     "the end of the line in %s"),
                                    key_str, curly ? RIGHT_CURLY : "quote", got);
             }
           value_end = close;
@@ -454,7 +456,7 @@ take_param (Parser      *parser,
         }
       if (*value != NULL)
         return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                             "parameter %s= given twice", key);
+                             _("parameter %s= given twice"), key);
       *value = g_steal_pointer (&param->value);
       g_ptr_array_remove_index (params, i);
     }
@@ -472,7 +474,7 @@ keep_extra (Parser     *parser,
       OdoriParam *param = g_ptr_array_index (params, i);
 
       parser_warn_at (parser, parser->lineno,
-                      "unknown parameter \"%s\" of %s, kept and written back",
+                      _("unknown parameter \"%s\" of %s, kept and written back"),
                       param->key, construct);
     }
   return g_ptr_array_ref (params);
@@ -516,13 +518,13 @@ parse_range (Parser      *parser,
       !parse_number (a, trim_end (a, dash), first) ||
       !parse_number (skip_blanks (dash + 1, b), b, last))
     return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                         "expected frame range like 1-118, got \"%s\"", got);
+                         _("expected frame range like 1-118, got \"%s\""), got);
   if (*first == 0)
     return parser_error (parser, error, ODORI_INDEX_ERROR_RANGE,
-                         "frames are numbered from 1, got frame range \"%s\"", got);
+                         _("frames are numbered from 1, got frame range \"%s\""), got);
   if (*first > *last)
     return parser_error (parser, error, ODORI_INDEX_ERROR_RANGE,
-                         "frame range \"%s\" ends before it starts", got);
+                         _("frame range \"%s\" ends before it starts"), got);
   return TRUE;
 }
 
@@ -547,15 +549,15 @@ parse_part (Parser      *parser,
 
   if (code == NULL || *code == '\0')
     return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         "define part without code= (expected like code=\"HD\")");
+                         _("define part without code= (expected like code=\"HD\")"));
   other = g_hash_table_lookup (parser->part_codes, code);
   if (other != NULL)
     return parser_error (parser, error, ODORI_INDEX_ERROR_DUPLICATE,
-                         "part code \"%s\" already defined at line %u", code, other->line);
+                         _("part code \"%s\" already defined at line %u"), code, other->line);
 
   if (parser->seen_begin)
     parser_warn_at (parser, parser->lineno,
-                    "define part \"%s\" after the first begin block; parts should come first",
+                    _("define part \"%s\" after the first begin block; parts should come first"),
                     code);
 
   part = g_new0 (OdoriIndexPart, 1);
@@ -568,13 +570,13 @@ parse_part (Parser      *parser,
   g_hash_table_insert (parser->part_codes, part->code, part);
 
   if (n_empty > 0)
-    parser_warn_at (parser, parser->lineno, "empty sensor name in map of part \"%s\" ignored",
+    parser_warn_at (parser, parser->lineno, _("empty sensor name in map of part \"%s\" ignored"),
                     part->code);
   if (part->map[0] == NULL)
-    parser_warn_at (parser, parser->lineno, "part \"%s\" has no sensors (map=)", part->code);
+    parser_warn_at (parser, parser->lineno, _("part \"%s\" has no sensors (map=)"), part->code);
   if (strspn (part->code, "0123456789") == strlen (part->code) || strchr (part->code, ':'))
     parser_warn_at (parser, parser->lineno,
-                    "part code \"%s\" cannot be written in a score (all digits or a ':')",
+                    _("part code \"%s\" cannot be written in a score (all digits or a ':')"),
                     part->code);
   return TRUE;
 }
@@ -596,7 +598,7 @@ parse_motion (Parser      *parser,
 
   if (parser->show == NULL)
     return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                         "motion outside a show block (expected \"begin show\" before it)");
+                         _("motion outside a show block (expected \"begin show\" before it)"));
 
   if (!parse_params (parser, p, end, params, error) ||
       !take_param (parser, params, "name", &name, error) ||
@@ -607,23 +609,23 @@ parse_motion (Parser      *parser,
     return FALSE;
   if (frame != NULL && frames != NULL)
     return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                         "both frame= and frames= given; they are the same parameter");
+                         _("both frame= and frames= given; they are the same parameter"));
   if (frame == NULL)
     frame = g_steal_pointer (&frames);
 
   if (code == NULL || *code == '\0')
     return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         "motion without code= (expected like code=\"A1\")");
+                         _("motion without code= (expected like code=\"A1\")"));
   if (frame == NULL)
     return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         "motion \"%s\" without frame= (expected like frame=1-118)", code);
+                         _("motion \"%s\" without frame= (expected like frame=1-118)"), code);
   if (!parse_range (parser, frame, &first, &last, error))
     return FALSE;
 
   other = g_hash_table_lookup (parser->motion_codes, code);
   if (other != NULL)
     return parser_error (parser, error, ODORI_INDEX_ERROR_DUPLICATE,
-                         "motion code \"%s\" already defined at line %u in show \"%s\"",
+                         _("motion code \"%s\" already defined at line %u in show \"%s\""),
                          code, other->line, parser->show->code);
 
   motion = g_new0 (OdoriIndexMotion, 1);
@@ -672,7 +674,7 @@ parse_begin_class (Parser      *parser,
   open = open_block_name (parser, &open_line);
   if (open != NULL)
     return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
-                         "begin class inside the %s opened at line %u (expected \"end %s\" first)",
+                         _("begin class inside the %s opened at line %u (expected \"end %s\" first)"),
                          open, open_line, open);
 
   klass = g_new0 (OdoriIndexClass, 1);
@@ -728,7 +730,7 @@ parse_begin_show (Parser      *parser,
 
   if (parser->show != NULL)
     return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
-                         "begin show inside the show opened at line %u (expected \"end show\" first)",
+                         _("begin show inside the show opened at line %u (expected \"end show\" first)"),
                          parser->show->line);
 
   if (!parse_params (parser, p, end, params, error) ||
@@ -739,10 +741,10 @@ parse_begin_show (Parser      *parser,
 
   if (code == NULL || *code == '\0')
     return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         "begin show without code= (expected like code=\"BA\")");
+                         _("begin show without code= (expected like code=\"BA\")"));
   if (file == NULL || *file == '\0')
     return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         "begin show \"%s\" without file= (expected like file=\"kihon1.vpm\")",
+                         _("begin show \"%s\" without file= (expected like file=\"kihon1.vpm\")"),
                          code);
 
   show = g_new0 (OdoriIndexShow, 1);
@@ -758,7 +760,7 @@ parse_begin_show (Parser      *parser,
   else
     {
       parser_warn_at (parser, parser->lineno,
-                      "show \"%s\" outside any class block; placed in an implicit class",
+                      _("show \"%s\" outside any class block; placed in an implicit class"),
                       show->code);
       show->klass = implicit_class (parser);
     }
@@ -767,7 +769,7 @@ parse_begin_show (Parser      *parser,
   other = g_hash_table_lookup (parser->show_codes, show->code);
   if (other != NULL)
     parser_warn_at (parser, parser->lineno,
-                    "show code \"%s\" also used at line %u; symbols %s.CODE are ambiguous",
+                    _("show code \"%s\" also used at line %u; symbols %s.CODE are ambiguous"),
                     show->code, other->line, show->code);
   else
     g_hash_table_insert (parser->show_codes, show->code, show);
@@ -793,10 +795,10 @@ parse_end (Parser      *parser,
   open = open_block_name (parser, &open_line);
   if (open == NULL)
     return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
-                         "\"end %s\" without a matching begin", got);
+                         _("\"end %s\" without a matching begin"), got);
   if (!word_is (word, len, open))
     return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
-                         "expected \"end %s\" to close the %s opened at line %u, got \"end %s\"",
+                         _("expected \"end %s\" to close the %s opened at line %u, got \"end %s\""),
                          open, open, open_line, got);
   p = skip_blanks (p, end);
   if (p < end)
@@ -804,13 +806,13 @@ parse_end (Parser      *parser,
       g_autofree char *rest = excerpt (p, end);
 
       return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                           "unexpected text after \"end %s\": \"%s\"", open, rest);
+                           _("unexpected text after \"end %s\": \"%s\""), open, rest);
     }
 
   if (parser->show != NULL)
     {
       if (parser->show->motions->len == 0)
-        parser_warn_at (parser, parser->show->line, "show \"%s\" has no motion lines",
+        parser_warn_at (parser, parser->show->line, _("show \"%s\" has no motion lines"),
                         parser->show->code);
       parser->show = NULL;
       g_hash_table_remove_all (parser->motion_codes);
@@ -818,7 +820,7 @@ parse_end (Parser      *parser,
   else
     {
       if (parser->klass->shows->len == 0)
-        parser_warn_at (parser, parser->klass->line, "class \"%s\" has no show blocks",
+        parser_warn_at (parser, parser->klass->line, _("class \"%s\" has no show blocks"),
                         parser->klass->code ? parser->klass->code : "");
       parser->klass = NULL;
     }
@@ -867,7 +869,7 @@ parse_line (Parser      *parser,
         return parse_part (parser, p, end, error);
       if (word_is (what, what_len, "motion"))
         return parse_motion (parser, p, end, error);
-      return expected_error (parser, error, "\"part\" or \"motion\" after \"define\"", what, end);
+      return expected_error (parser, error, _("\"part\" or \"motion\" after \"define\""), what, end);
     }
   if (word_is (word, wlen, "motion"))
     return parse_motion (parser, p, end, error);
@@ -880,12 +882,12 @@ parse_line (Parser      *parser,
         return parse_begin_class (parser, p, end, error);
       if (word_is (what, what_len, "show"))
         return parse_begin_show (parser, p, end, error);
-      return expected_error (parser, error, "\"class\" or \"show\" after \"begin\"", what, end);
+      return expected_error (parser, error, _("\"class\" or \"show\" after \"begin\""), what, end);
     }
   if (word_is (word, wlen, "end"))
     return parse_end (parser, p, end, error);
 
-  return expected_error (parser, error, "\"define part\", \"begin\", \"end\" or \"motion\"",
+  return expected_error (parser, error, _("\"define part\", \"begin\", \"end\" or \"motion\""),
                          skip_blanks (line, end), end);
 }
 
@@ -954,7 +956,7 @@ odori_index_load_text (OdoriTextFile  *file,
       if (reader.len > MAX_LINE)
         {
           g_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX,
-                       "%s:%u: the line is %" G_GSIZE_FORMAT " bytes long, more than %d",
+                       _("%s:%u: the line is %zu bytes long, more than %d"),
                        parser.path, reader.lineno, reader.len, MAX_LINE);
           return NULL;
         }
@@ -966,8 +968,8 @@ odori_index_load_text (OdoriTextFile  *file,
   if (open != NULL)
     {
       g_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_UNBALANCED,
-                   "%s:%u: begin %s is never closed: expected \"end %s\" before the end of the "
-                   "file (line %u)",
+                   _("%s:%u: begin %s is never closed: expected \"end %s\" before the end of the "
+                     "file (line %u)"),
                    parser.path, open_line, open, open, reader.lineno);
       return NULL;
     }
@@ -1282,7 +1284,7 @@ odori_index_lookup (OdoriIndex  *index,
   if (found->len == 0)
     {
       g_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_UNKNOWN_SYMBOL,
-                   "unknown dance symbol \"%s\"", symbol);
+                   _("unknown dance symbol \"%s\""), symbol);
       return NULL;
     }
 
@@ -1298,7 +1300,7 @@ odori_index_lookup (OdoriIndex  *index,
                               motion->code);
     }
   g_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_AMBIGUOUS,
-               "dance symbol \"%s\" is ambiguous: defined as %s", symbol, candidates->str);
+               _("dance symbol \"%s\" is ambiguous: defined as %s"), symbol, candidates->str);
   return NULL;
 }
 
@@ -1393,7 +1395,7 @@ load_show_file (GHashTable *loaded_files,
   loaded = g_new0 (LoadedFile, 1);
   loaded->motion = odori_format_load_motion (path, diagnostics, &error);
   if (loaded->motion == NULL)
-    loaded->error = g_strdup (error ? error->message : "cannot be read");
+    loaded->error = g_strdup (error ? error->message : _("cannot be read"));
   g_hash_table_insert (loaded_files, g_strdup (path), loaded);
   return loaded;
 }
@@ -1438,7 +1440,7 @@ odori_index_check_files (OdoriIndex *index,
             {
               g_ptr_array_add (diagnostics,
                                odori_diagnostic_new (index->path, show->line, TRUE,
-                                                     "cannot load file \"%s\" of show \"%s\": %s",
+                                                     _("cannot load file \"%s\" of show \"%s\": %s"),
                                                      show->file, show->code, loaded->error));
               ok = FALSE;
               continue;
@@ -1452,8 +1454,8 @@ odori_index_check_files (OdoriIndex *index,
                 continue;
               g_ptr_array_add (diagnostics,
                                odori_diagnostic_new (index->path, motion->line, TRUE,
-                                                     "motion \"%s\" frames %u-%u beyond the %u "
-                                                     "frames of %s",
+                                                     _("motion \"%s\" frames %u-%u beyond the %u "
+                                                       "frames of %s"),
                                                      motion->code, motion->first, motion->last,
                                                      loaded->motion->n_frames, show->file));
               ok = FALSE;

@@ -130,6 +130,17 @@ excerpt (const char *s,
   return g_strconcat (valid, "…", NULL);
 }
 
+/* EXCERPT of [s, s + len) kept in *SLOT (freed by the caller's g_autofree), for messages. */
+static const char *
+keep_excerpt (char      **slot,
+              const char *s,
+              gsize       len)
+{
+  g_free (*slot);
+  *slot = excerpt (s, len);
+  return *slot;
+}
+
 static gboolean set_error (Parser            *p,
                            GError           **error,
                            OdoriJointsError   code,
@@ -268,6 +279,7 @@ joint_line (Parser      *p,
   guint n = 0, j, frame;
   double qlen;
   Sample sample;
+  g_autofree char *jn = NULL;  /* the joint name for messages, valid UTF-8 */
 
   name_len = odori_next_token (&s, end, &name);
   if (name_len == 0)
@@ -276,6 +288,11 @@ joint_line (Parser      *p,
     return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
                       _("the joint name is %" G_GSIZE_FORMAT " bytes long, more than %d"),
                       name_len, MAX_NAME);
+  for (gsize k = 0; k < name_len; k++)
+    if ((guchar) name[k] < 0x20 || name[k] == 0x7f)
+      return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
+                        _("the joint name \"%s\" contains a control character"),
+                        keep_excerpt (&jn, name, name_len));
   if (p->frames->len == 0)
     {
       g_autofree char *text = excerpt (name, name_len);
@@ -300,37 +317,37 @@ joint_line (Parser      *p,
 
           if (odori_looks_non_finite (tok, tok + tok_len))
             return set_error (p, error, ODORI_JOINTS_ERROR_NOT_FINITE, lineno,
-                              _("value %u of joint %.*s is \"%s\", not a finite number"), n + 1,
-                              (int) MIN (name_len, 40), name, text);
+                              _("value %u of joint %s is \"%s\", not a finite number"), n + 1,
+                              keep_excerpt (&jn, name, name_len), text);
           return set_error (p, error, ODORI_JOINTS_ERROR_NUMBER, lineno,
-                            _("value %u of joint %.*s: expected a number, got \"%s\""), n + 1,
-                            (int) MIN (name_len, 40), name, text);
+                            _("value %u of joint %s: expected a number, got \"%s\""), n + 1,
+                            keep_excerpt (&jn, name, name_len), text);
         }
       if (!isfinite (v[n]))
         return set_error (p, error, ODORI_JOINTS_ERROR_NOT_FINITE, lineno,
-                          _("value %u of joint %.*s is not a finite number"), n + 1,
-                          (int) MIN (name_len, 40), name);
+                          _("value %u of joint %s is not a finite number"), n + 1,
+                          keep_excerpt (&jn, name, name_len));
       n++;
     }
   if (n < 7 || n > 8)
     return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
                       _("expected a joint name and 7 numbers (position X Y Z in metres, "
                         "quaternion X Y Z W), optionally an angle, found %u number%s after "
-                        "%.*s"), n, n == 1 ? "" : "s", (int) MIN (name_len, 40), name);
+                        "%s"), n, n == 1 ? "" : "s", keep_excerpt (&jn, name, name_len));
   for (guint k = 0; k < 3; k++)
     if (fabs (v[k]) > MAX_ABS_POSITION_M)
       return set_error (p, error, ODORI_JOINTS_ERROR_NUMBER, lineno,
-                        _("position %g m of joint %.*s is out of range"), v[k],
-                        (int) MIN (name_len, 40), name);
+                        _("position %g m of joint %s is out of range"), v[k],
+                        keep_excerpt (&jn, name, name_len));
   qlen = sqrt (v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
   if (!isfinite (qlen))
     return set_error (p, error, ODORI_JOINTS_ERROR_NUMBER, lineno,
-                      _("the quaternion of joint %.*s is out of range"),
-                      (int) MIN (name_len, 40), name);
+                      _("the quaternion of joint %s is out of range"),
+                      keep_excerpt (&jn, name, name_len));
   if (!(qlen > 1e-12))
     return set_error (p, error, ODORI_JOINTS_ERROR_ZERO_QUATERNION, lineno,
-                      _("the quaternion of joint %.*s is (0, 0, 0, 0): a rotation needs a "
-                        "non-zero quaternion"), (int) MIN (name_len, 40), name);
+                      _("the quaternion of joint %s is (0, 0, 0, 0): a rotation needs a "
+                        "non-zero quaternion"), keep_excerpt (&jn, name, name_len));
 
   j = joint_index (p, name, name_len, lineno);
   frame = p->frames->len - 1;

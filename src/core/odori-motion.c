@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "odori-motion.h"
 #include "odori-text.h"
 
@@ -108,14 +110,14 @@ alloc_transforms (guint    n_segments,
   if (count > MAX_TRANSFORMS)
     {
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_TOO_LARGE,
-                   "a motion of %u frames of %u segments is too large", n_frames, n_segments);
+                   _("a motion of %u frames of %u segments is too large"), n_frames, n_segments);
       return NULL;
     }
   t = alloc_big (MAX (count, 1) * sizeof (OdoriTransform));
   if (t == NULL)
     {
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_TOO_LARGE,
-                   "not enough memory for %u frames of %u segments", n_frames, n_segments);
+                   _("not enough memory for %u frames of %u segments"), n_frames, n_segments);
       return NULL;
     }
   for (guint64 i = 0; i < count; i++)

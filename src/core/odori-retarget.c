@@ -1241,6 +1241,7 @@ setup_sources (Retarget  *rt,
 {
   gboolean ni = rt->capture->kind == ODORI_CAPTURE_JOINTS;
   OdoriRotationSource source = rt->options->rotations;
+  gboolean auto_fallback = FALSE;
 
   for (int k = 0; k < KJ; k++)
     {
@@ -1252,9 +1253,23 @@ setup_sources (Retarget  *rt,
     rt->pos_seg[TOP] = rt->pos_seg[TORSO];
 
   if (source == ODORI_ROTATIONS_AUTO)
-    source = ni || !rt->capture->has_rotations ? ODORI_ROTATIONS_POSITIONS : ODORI_ROTATIONS_FILE;
+    {
+      source = ni || !rt->capture->has_rotations ? ODORI_ROTATIONS_POSITIONS
+                                                 : ODORI_ROTATIONS_FILE;
+      if (source == ODORI_ROTATIONS_POSITIONS && !rt->measured[TORSO])
+        {
+          /* nothing to compute from: whatever the file has (identity where nothing) */
+          source = ODORI_ROTATIONS_FILE;
+          auto_fallback = TRUE;
+          warn (rt, rt->capture->has_rotations
+                      ? _("no torso position to compute rotations from: the file's rotations "
+                          "are used")
+                      : _("no rotations in the file and no torso position to compute them "
+                          "from: rotations are left at identity"));
+        }
+    }
   rt->from_positions = source == ODORI_ROTATIONS_POSITIONS;
-  if (!rt->from_positions && !rt->capture->has_rotations)
+  if (!rt->from_positions && !rt->capture->has_rotations && !auto_fallback)
     {
       g_set_error (error, ODORI_RETARGET_ERROR, ODORI_RETARGET_ERROR_NO_ROTATIONS,
                    _("%s:1: rotations from the file were asked for, but the file has no "

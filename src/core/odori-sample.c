@@ -24,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "odori-bva.h"
@@ -1299,7 +1300,7 @@ odori_sample_write (const char  *dir,
       int errsv = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
-                   "%s: cannot create the directory: %s", dir, g_strerror (errsv));
+                   _("%s: cannot create the directory: %s"), dir, g_strerror (errsv));
       return FALSE;
     }
 

@@ -24,6 +24,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "odori-score.h"
 
 G_DEFINE_QUARK (odori-score-error-quark, odori_score_error)
@@ -412,12 +414,12 @@ parse_frame_time (Parser      *parser,
 
   if (odori_looks_non_finite (value, end))
     return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
-                         "expected seconds per frame like 0.033333 after \"# FrameTime:\", got "
-                         "\"%s\", which is not a finite number", got);
+                         _("expected seconds per frame like 0.033333 after \"# FrameTime:\", got "
+                           "\"%s\", which is not a finite number"), got);
   if (!odori_parse_double (&p, end, &x) || p != end || !(x > 0))
     return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
-                         "expected a positive number of seconds per frame like 0.033333 after "
-                         "\"# FrameTime:\", got \"%s\"", got);
+                         _("expected a positive number of seconds per frame like 0.033333 after "
+                           "\"# FrameTime:\", got \"%s\""), got);
   parser->score->frame_time = x;
   return TRUE;
 }
@@ -434,8 +436,8 @@ parse_blend (Parser      *parser,
 
   if (!odori_parse_int (&p, end, &n) || p != end || n < 0 || n > G_MAXINT)
     return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
-                         "expected a whole number of transition frames (0 or more) after "
-                         "\"# Blend:\", got \"%s\"", got);
+                         _("expected a whole number of transition frames (0 or more) after "
+                           "\"# Blend:\", got \"%s\""), got);
   parser->score->blend = (int) n;
   return TRUE;
 }
@@ -466,7 +468,7 @@ parse_header_line (Parser      *parser,
     goto unknown;
 
   if (parser->key_lines[k] != 0)
-    parser_warn (parser, "\"# %s:\" given again (first at line %u); the last one is used",
+    parser_warn (parser, _("\"# %s:\" given again (first at line %u); the last one is used"),
                  header_keys[k], parser->key_lines[k]);
   parser->key_lines[k] = parser->lineno;
   value = skip_blanks (colon + 1, end);
@@ -522,22 +524,22 @@ parse_symbol_line (Parser      *parser,
 
       if (strspn (start_text, "0") == strlen (start_text))
         return parser_error (parser, error, ODORI_SCORE_ERROR_START,
-                             "start frames are numbered from 1, got \"%s\"", got);
+                             _("start frames are numbered from 1, got \"%s\""), got);
       return parser_error (parser, error, ODORI_SCORE_ERROR_START,
-                           "start frame \"%s\" is too large", got);
+                           _("start frame \"%s\" is too large"), got);
     }
   if (parser->part == NULL)
     return parser_error (parser, error, ODORI_SCORE_ERROR_NO_PART,
-                         "dance symbol before any part header (expected a line like "
-                         "\"HD: Body,Head\" first)");
+                         _("dance symbol before any part header (expected a line like "
+                           "\"HD: Body,Head\" first)"));
   if (value >= end)
     return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
-                         "expected a dance symbol after \"%s:\", got nothing", start_text);
+                         _("expected a dance symbol after \"%s:\", got nothing"), start_text);
 
   symbol = g_strndup (value, end - value);
   if (!insert_symbol (parser->part, (guint) start, symbol, parser->lineno, &existing))
     return parser_error (parser, error, ODORI_SCORE_ERROR_DUPLICATE,
-                         "part \"%s\" already has symbol \"%s\" at frame %u (line %u)",
+                         _("part \"%s\" already has symbol \"%s\" at frame %u (line %u)"),
                          parser->part->code, existing->symbol, existing->start, existing->line);
   return TRUE;
 }
@@ -556,7 +558,7 @@ parse_part_line (Parser      *parser,
 
   if (part != NULL)
     return parser_error (parser, error, ODORI_SCORE_ERROR_DUPLICATE,
-                         "part \"%s\" given twice (first at line %u)", code, part->line);
+                         _("part \"%s\" given twice (first at line %u)"), code, part->line);
 
   part = part_new (code, NULL);
   g_strfreev (part->sensors);
@@ -567,7 +569,7 @@ parse_part_line (Parser      *parser,
   parser->part = part;
 
   if (n_empty > 0)
-    parser_warn (parser, "empty sensor name in the list of part \"%s\" ignored", code);
+    parser_warn (parser, _("empty sensor name in the list of part \"%s\" ignored"), code);
   return TRUE;
 }
 
@@ -602,14 +604,14 @@ parse_line (Parser      *parser,
       g_autofree char *got = excerpt (p, end);
 
       return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
-                           "expected a part header like \"HD: Body,Head\" or a symbol line "
-                           "like \"1: A1\", got \"%s\"", got);
+                           _("expected a part header like \"HD: Body,Head\" or a symbol line "
+                             "like \"1: A1\", got \"%s\""), got);
     }
   key_end = trim_end (p, colon);
   value = skip_blanks (colon + 1, end);
   if (key_end == p)
     return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
-                         "expected a part code or a start frame before ':'");
+                         _("expected a part code or a start frame before ':'"));
 
   if (all_digits (p, key_end))
     return parse_symbol_line (parser, p, key_end, value, end, error);
@@ -618,7 +620,7 @@ parse_line (Parser      *parser,
       g_autofree char *got = excerpt (p, key_end);
 
       return parser_error (parser, error, ODORI_SCORE_ERROR_START,
-                           "expected a start frame (a whole number from 1), got \"%s\"", got);
+                           _("expected a start frame (a whole number from 1), got \"%s\""), got);
     }
   return parse_part_line (parser, p, key_end, value, end, error);
 }
@@ -680,7 +682,7 @@ odori_score_load_text (OdoriTextFile  *file,
       if (reader.len > MAX_LINE)
         {
           g_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_SYNTAX,
-                       "%s:%u: the line is %" G_GSIZE_FORMAT " bytes long, more than %d",
+                       _("%s:%u: the line is %zu bytes long, more than %d"),
                        parser.path, reader.lineno, reader.len, MAX_LINE);
           return NULL;
         }
@@ -914,7 +916,7 @@ odori_score_resolve (OdoriScore *score,
         {
           g_ptr_array_add (diagnostics,
                            odori_diagnostic_new (score->path, part->line, TRUE,
-                                                 "part \"%s\" is not defined in the index%s%s",
+                                                 _("part \"%s\" is not defined in the index%s%s"),
                                                  part->code, index->path ? " " : "",
                                                  index->path ? index->path : ""));
           ok = FALSE;
@@ -926,9 +928,9 @@ odori_score_resolve (OdoriScore *score,
 
           g_ptr_array_add (diagnostics,
                            odori_diagnostic_new (score->path, part->line, FALSE,
-                                                 "sensors of part \"%s\" differ from the index "
-                                                 "(score: %s; index: %s); the score's list is "
-                                                 "used",
+                                                 _("sensors of part \"%s\" differ from the index "
+                                                   "(score: %s; index: %s); the score's list is "
+                                                   "used"),
                                                  part->code, mine, theirs));
         }
 

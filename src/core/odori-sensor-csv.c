@@ -335,6 +335,17 @@ classify_column (Parser *p,
     }
 }
 
+/* A sensor name becomes a segment name: no control characters (writers would have to
+ * replace them, and two names could then become one). */
+static gboolean
+name_is_text (const char *name)
+{
+  for (const char *c = name; *c; c++)
+    if ((guchar) *c < 0x20 || *c == 0x7f)
+      return FALSE;
+  return TRUE;
+}
+
 static int *
 component_slot (Sensor *s,
                 Column *col)
@@ -417,6 +428,14 @@ parse_header (Parser      *p,
       Column col = { cell_text (&g_array_index (cells, Cell, c)), COL_UNKNOWN, 0, 0, -1 };
 
       classify_column (p, &col);
+      if (col.kind != COL_TIME && col.kind != COL_UNKNOWN &&
+          !name_is_text (((Sensor *) g_ptr_array_index (p->sensors, col.sensor))->name))
+        {
+          set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
+                     _("the sensor name in column %u contains a control character"), c + 1);
+          g_free (col.name);
+          return FALSE;
+        }
       if (col.kind == COL_TIME)
         p->time_col = c;
       else if (col.kind != COL_UNKNOWN)

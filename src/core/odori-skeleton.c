@@ -43,6 +43,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -879,7 +880,7 @@ read_limited (const char  *path,
     {
       int saved_errno = errno;
 
-      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, "%s: cannot open: %s", path,
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot open: %s"), path,
                    g_strerror (saved_errno));
       return NULL;
     }
@@ -900,7 +901,7 @@ read_limited (const char  *path,
           int saved_errno = errno;
 
           close (fd);
-          g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, "%s: cannot read: %s",
+          g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot read: %s"),
                        path, g_strerror (saved_errno));
           return NULL;
         }
@@ -911,8 +912,8 @@ read_limited (const char  *path,
         {
           close (fd);
           set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1,
-                         "the file is larger than %d bytes, too large for a skeleton "
-                         "description", MAX_XML_BYTES);
+                         _("the file is larger than %d bytes, too large for a skeleton "
+                           "description"), MAX_XML_BYTES);
           return NULL;
         }
     }
@@ -987,7 +988,7 @@ parse_xml (const char  *path,
 
   if (ctxt == NULL)
     {
-      set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1, "cannot create an XML parser");
+      set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1, _("cannot create an XML parser"));
       return NULL;
     }
   ctxt->_private = &guard;
@@ -1003,7 +1004,7 @@ parse_xml (const char  *path,
   if (guard.entity_declared)
     {
       set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, guard.line,
-                     "entity declarations are not allowed in a skeleton description");
+                     _("entity declarations are not allowed in a skeleton description"));
       return NULL;
     }
   if (doc != NULL && ctxt->wellFormed && first_error == NULL)
@@ -1011,9 +1012,9 @@ parse_xml (const char  *path,
 
   if (first_error != NULL)
     set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, guard.first_error_line,
-                   "not well-formed XML: %s", first_error);
+                   _("not well-formed XML: %s"), first_error);
   else
-    set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1, "not well-formed XML");
+    set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1, _("not well-formed XML"));
   return NULL;
 }
 
@@ -1050,13 +1051,13 @@ parse_length_attr (const char  *path,
 
   if (odori_looks_non_finite (p, end))
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                          "%s must be a finite number, got \"%s\"", name, value);
+                          _("%s must be a finite number, got \"%s\""), name, value);
   if (!odori_parse_double (&p, end, &d) || odori_skip_blanks (p, end) != end)
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                          "expected a number for %s, got \"%s\"", name, value);
+                          _("expected a number for %s, got \"%s\""), name, value);
   if (!(d >= 0 && d <= MAX_ABS_LENGTH))
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                          "%s must be between 0 and %g, got \"%s\"", name, MAX_ABS_LENGTH,
+                          _("%s must be between 0 and %g, got \"%s\""), name, MAX_ABS_LENGTH,
                           value);
   *out = (float) d;
   return TRUE;
@@ -1076,7 +1077,7 @@ parse_bulge_attr (const char  *path,
   if (!odori_parse_int (&p, end, &v) || odori_skip_blanks (p, end) != end ||
       v < -1 || v > G_MAXINT)
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                          "expected a bulge code (-1 or an integer >= 0), got \"%s\"", value);
+                          _("expected a bulge code (-1 or an integer >= 0), got \"%s\""), value);
   *out = (int) v;
   return TRUE;
 }
@@ -1090,7 +1091,7 @@ check_bone_attrs (const char  *path,
     if (!attr_is (attr, "name") && !attr_is (attr, "parent") && !attr_is (attr, "length") &&
         !attr_is (attr, "radius") && !attr_is (attr, "bulge"))
       return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                            "unknown attribute \"%s\" on <bone>", (const char *) attr->name);
+                            _("unknown attribute \"%s\" on <bone>"), (const char *) attr->name);
   return TRUE;
 }
 
@@ -1113,10 +1114,10 @@ parse_bone (const char  *path,
     return FALSE;
   if (name == NULL || name[0] == '\0')
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, line,
-                          "<bone> needs a non-empty name attribute");
+                          _("<bone> needs a non-empty name attribute"));
   if (g_hash_table_contains (names, name))
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, line,
-                          "a second bone named \"%s\"", name);
+                          _("a second bone named \"%s\""), name);
   bone->parent = -1;
   if (parent != NULL && parent[0] != '\0')
     {
@@ -1124,13 +1125,13 @@ parse_bone (const char  *path,
 
       if (index == NULL)
         return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, line,
-                              "bone \"%s\": parent \"%s\" is not a bone defined before it",
+                              _("bone \"%s\": parent \"%s\" is not a bone defined before it"),
                               name, parent);
       bone->parent = GPOINTER_TO_INT (index) - 1;
     }
   if (length == NULL)
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, line,
-                          "bone \"%s\" has no length attribute", name);
+                          _("bone \"%s\" has no length attribute"), name);
   if (!parse_length_attr (path, node, "length", length, &bone->length, error))
     return FALSE;
   bone->radius = (float) MAX (LIMB_RADIUS_FACTOR * bone->length, 0.0);
@@ -1152,15 +1153,15 @@ check_root (const char  *path,
 
   if (root == NULL)
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, 1,
-                          "expected an <odori-skeleton> element, found none");
+                          _("expected an <odori-skeleton> element, found none"));
   if (root->ns != NULL || strcmp ((const char *) root->name, "odori-skeleton") != 0)
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (root),
-                          "expected the root element <odori-skeleton>, got <%s>",
+                          _("expected the root element <odori-skeleton>, got <%s>"),
                           (const char *) root->name);
   version = get_attr (root, "version");
   if (version != NULL && strcmp (version, XML_VERSION) != 0)
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (root),
-                          "expected version=\"" XML_VERSION "\", got version=\"%s\"", version);
+                          _("expected version=\"%s\", got version=\"%s\""), XML_VERSION, version);
   return TRUE;
 }
 
@@ -1187,7 +1188,7 @@ skeleton_from_doc (const char  *path,
       if (node->ns != NULL || strcmp ((const char *) node->name, "bone") != 0)
         {
           set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                         "expected <bone>, got <%s>", (const char *) node->name);
+                         _("expected <bone>, got <%s>"), (const char *) node->name);
           goto fail;
         }
       if (!parse_bone (path, node, names, &bone, error))
@@ -1198,7 +1199,7 @@ skeleton_from_doc (const char  *path,
   if (bones->len == 0)
     {
       set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (root),
-                     "the skeleton has no <bone>");
+                     _("the skeleton has no <bone>"));
       return NULL;
     }
 
@@ -1261,15 +1262,15 @@ check_for_save (const OdoriSkeleton *skeleton,
 
       if (!name_fits_xml (bone->name))
         return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, 1,
-                              "bone %u has an empty name or one XML cannot hold", i);
+                              _("bone %u has an empty name or one XML cannot hold"), i);
       if (!g_hash_table_add (names, bone->name))
         return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, 1,
-                              "two bones are named \"%s\"", bone->name);
+                              _("two bones are named \"%s\""), bone->name);
       parent[i] = bone->parent;
     }
   if (!parents_are_forest (parent, skeleton->n_bones))
     return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, 1,
-                          "the bones' parents do not form a tree (cycle or bad index)");
+                          _("the bones' parents do not form a tree (cycle or bad index)"));
   return TRUE;
 }
 
@@ -1341,7 +1342,7 @@ odori_skeleton_save (const OdoriSkeleton *skeleton,
     {
       xmlFree (buf);
       return set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1,
-                            "cannot serialise the skeleton description");
+                            _("cannot serialise the skeleton description"));
     }
 
   out = odori_output_new (path, ODORI_ENCODING_UTF8, error);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "odori-text.h"
@@ -122,7 +124,7 @@ report_nul (const char  *data,
     return TRUE;
   locate_offset (data, nul - data, &line, &column);
   g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_ENCODING,
-               "%s:%u: a NUL byte at column %u: not a text file (UTF-16 or binary data?)",
+               _("%s:%u: a NUL byte at column %u: not a text file (UTF-16 or binary data?)"),
                display_name, line, column);
   return FALSE;
 }
@@ -220,7 +222,7 @@ odori_text_decode (const char     *data,
       g_utf8_validate_len (data, len, &bad);
       locate_offset (data, bad - data, &line, &column);
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_ENCODING,
-                   "%s:%u: invalid UTF-8 at column %u (the file starts with a UTF-8 byte order mark)",
+                   _("%s:%u: invalid UTF-8 at column %u (the file starts with a UTF-8 byte order mark)"),
                    display_name, line, column);
       return NULL;
     }
@@ -232,7 +234,7 @@ odori_text_decode (const char     *data,
 
       locate_offset (data, MIN (bytes_read, len), &line, &column);
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_ENCODING,
-                   "%s:%u: text is neither UTF-8 nor Shift_JIS (invalid byte at column %u)",
+                   _("%s:%u: text is neither UTF-8 nor Shift_JIS (invalid byte at column %u)"),
                    display_name, line, column);
       return NULL;
     }
@@ -277,7 +279,7 @@ odori_text_encode (const char     *utf8,
   if (result == NULL)
     {
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_UNMAPPABLE,
-                   "text cannot be written in Shift_JIS: %s", local_error->message);
+                   _("text cannot be written in Shift_JIS: %s"), local_error->message);
       return NULL;
     }
   if (out_len)
@@ -348,7 +350,7 @@ odori_text_file_open (const char  *path,
       int saved_errno = errno;
 
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
-                   "%s: cannot open: %s", path, g_strerror (saved_errno));
+                   _("%s: cannot open: %s"), path, g_strerror (saved_errno));
       return NULL;
     }
 
@@ -364,7 +366,7 @@ odori_text_file_open (const char  *path,
       if (!g_file_get_contents (path, &contents, &len, NULL))
         {
           g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
-                       "%s: cannot read the file", path);
+                       _("%s: cannot read the file"), path);
           return NULL;
         }
       if (!text_file_take_raw (file, contents, len, error))
@@ -378,7 +380,7 @@ odori_text_file_open (const char  *path,
     {
       close (fd);
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_TOO_LARGE,
-                   "%s: file too large (%" G_GUINT64_FORMAT " bytes)", path, (guint64) st.st_size);
+                   _("%s: file too large (%" PRIu64 " bytes)"), path, (guint64) st.st_size);
       return NULL;
     }
 
@@ -399,7 +401,7 @@ odori_text_file_open (const char  *path,
 
       file->map = NULL;
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
-                   "%s: cannot read: %s", path, g_strerror (saved_errno));
+                   _("%s: cannot read: %s"), path, g_strerror (saved_errno));
       return NULL;
     }
   madvise (file->map, file->map_len, MADV_SEQUENTIAL);
@@ -895,7 +897,7 @@ odori_output_new (const char     *path,
       int saved_errno = errno;
 
       g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
-                   "%s: cannot write: %s", path, g_strerror (saved_errno));
+                   _("%s: cannot write: %s"), path, g_strerror (saved_errno));
       return NULL;
     }
 
@@ -926,7 +928,7 @@ output_fail (OdoriOutput *out,
 {
   if (out->error == NULL)
     g_set_error (&out->error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
-                 "%s: cannot write: %s", out->path ? out->path : "(memory)", g_strerror (err));
+                 _("%s: cannot write: %s"), out->path ? out->path : "(memory)", g_strerror (err));
 }
 
 static void

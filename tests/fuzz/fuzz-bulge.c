@@ -32,7 +32,7 @@ int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
-  const char *base = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir ();
+  const char      *base = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir ();
   g_autofree char *tmpl = g_build_filename (base, "odori-fuzz-XXXXXX", NULL);
 
   fuzz_init ();

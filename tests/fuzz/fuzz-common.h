@@ -36,21 +36,25 @@ fuzz_init (void)
 }
 
 #define fuzz_note(...)                          \
-  G_STMT_START {                                \
+  G_STMT_START                                  \
+  {                                             \
     if (fuzz_verbose)                           \
       {                                         \
         fprintf (stderr, "fuzz: " __VA_ARGS__); \
         fputc ('\n', stderr);                   \
       }                                         \
-  } G_STMT_END
+  }                                             \
+  G_STMT_END
 
 /* Stops the run with a message; libFuzzer saves the input as a crasher. */
-#define fuzz_fail(...)                          \
-  G_STMT_START {                                \
-    fprintf (stderr, "fuzz: " __VA_ARGS__);     \
-    fputc ('\n', stderr);                       \
-    abort ();                                   \
-  } G_STMT_END
+#define fuzz_fail(...)                      \
+  G_STMT_START                              \
+  {                                         \
+    fprintf (stderr, "fuzz: " __VA_ARGS__); \
+    fputc ('\n', stderr);                   \
+    abort ();                               \
+  }                                         \
+  G_STMT_END
 
 /* A refusal: an error, whose message starts with "NAME:" (FILE:LINE: ...), is valid
  * UTF-8 and short (a reader quotes at most a few dozen bytes of the input). */
@@ -106,8 +110,8 @@ fuzz_reopen (const char  *name,
 {
   g_autoptr(GBytes) bytes = fuzz_output_bytes (out);
   g_autoptr(GError) error = NULL;
-  gsize len;
-  const char *data = g_bytes_get_data (bytes, &len);
+  gsize          len;
+  const char    *data = g_bytes_get_data (bytes, &len);
   OdoriTextFile *file = odori_text_file_new_from_data (name, data, len, &error);
 
   if (file == NULL)

@@ -46,7 +46,7 @@ check_lookups (OdoriIndex *index)
 
       for (guint s = 0; s < klass->shows->len; s++)
         {
-          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
+          OdoriIndexShow  *show = g_ptr_array_index (klass->shows, s);
           g_autofree char *path = odori_index_show_path (index, show);
 
           if (path == NULL || !g_path_is_absolute (path))
@@ -54,7 +54,7 @@ check_lookups (OdoriIndex *index)
           for (guint m = 0; m < show->motions->len; m++)
             {
               OdoriIndexMotion *motion = g_ptr_array_index (show->motions, m);
-              g_autofree char *symbol = g_strconcat (show->code, ".", motion->code, NULL);
+              g_autofree char  *symbol = g_strconcat (show->code, ".", motion->code, NULL);
               g_autoptr(GError) error = NULL;
               OdoriIndexMotion *found;
 

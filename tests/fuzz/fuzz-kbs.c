@@ -37,8 +37,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
   g_autoptr(GError) error = NULL;
   OdoriEncoding encoding;
-  const char *written;
-  gsize written_len;
+  const char   *written;
+  gsize         written_len;
 
   odori_kbs_sniff ((const char *) data, size);
 

@@ -46,7 +46,7 @@ static int
 compare_paths (gconstpointer a,
                gconstpointer b)
 {
-  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
 }
 
 int
@@ -64,9 +64,9 @@ main (int    argc,
   fflush (stdout);
   for (guint i = 0; i < files->len; i++)
     {
-      const char *path = g_ptr_array_index (files, i);
+      const char      *path = g_ptr_array_index (files, i);
       g_autofree char *data = NULL;
-      gsize len = 0;
+      gsize            len = 0;
       g_autoptr(GError) error = NULL;
 
       if (!g_file_get_contents (path, &data, &len, &error))

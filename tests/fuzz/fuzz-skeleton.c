@@ -18,7 +18,7 @@
 #include "fuzz-common.h"
 #include "odori-skeleton.h"
 
-static int memfd = -1;
+static int   memfd = -1;
 static char *memfd_path;
 static char *save_path;
 static char *save_dir;
@@ -36,7 +36,7 @@ int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
-  const char *base = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir ();
+  const char      *base = g_file_test ("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir ();
   g_autofree char *tmpl = g_build_filename (base, "odori-fuzz-XXXXXX", NULL);
 
   fuzz_init ();

@@ -1,0 +1,102 @@
+/* odori-score-edit.h: edits of a score as plain data, applied and reverted exactly
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An edit is what the timeline does to a score in one step: a set of symbols taken
+ * away and a set put in (a move is both: the symbol leaves its start and arrives at
+ * another), a change of "# Blend:", or one track added or removed. Applying removes
+ * first, then adds, so moving several symbols along their tracks never collides with
+ * itself. Reverting does the opposite and gives back the very symbols (with their
+ * source lines), so an undo restores the score exactly. Both check everything before
+ * they change anything: a failed apply leaves the score as it was.
+ */
+#pragma once
+
+#include "odori-score.h"
+
+G_BEGIN_DECLS
+
+#define ODORI_SCORE_EDIT_ERROR (odori_score_edit_error_quark ())
+
+typedef enum
+{
+  ODORI_SCORE_EDIT_ERROR_NO_SYMBOL,  /* a symbol to take away is not where the edit says */
+  ODORI_SCORE_EDIT_ERROR_OCCUPIED,   /* a track already has a symbol at that start frame */
+  ODORI_SCORE_EDIT_ERROR_START,      /* start frame 0 */
+  ODORI_SCORE_EDIT_ERROR_PART,       /* no such track, or a second track of one code */
+} OdoriScoreEditError;
+
+/* One symbol of one track, as an edit records it. */
+typedef struct
+{
+  guint  part;     /* index into score->parts */
+  guint  start;    /* 1-based output frame */
+  char  *symbol;
+  guint  line;     /* the score line it came from (0 for new symbols), kept for undo */
+} OdoriScoreEditSymbol;
+
+typedef struct _OdoriScoreEdit OdoriScoreEdit;
+
+GQuark            odori_score_edit_error_quark     (void);
+
+OdoriScoreEdit   *odori_score_edit_new             (const char           *label);
+void              odori_score_edit_free            (OdoriScoreEdit       *edit);
+/* What the edit is called in Undo/Redo ("Move", "Delete"…). */
+const char       *odori_score_edit_get_label       (OdoriScoreEdit       *edit);
+
+/* Recording. PART is an index into score->parts. */
+void              odori_score_edit_remove_symbol   (OdoriScoreEdit       *edit,
+                                                    guint                 part,
+                                                    const OdoriScoreSymbol *symbol);
+void              odori_score_edit_add_symbol      (OdoriScoreEdit       *edit,
+                                                    guint                 part,
+                                                    guint                 start,
+                                                    const char           *symbol);
+/* Takes SYMBOL away and puts it at NEW_START (same track, same line). */
+void              odori_score_edit_move_symbol     (OdoriScoreEdit       *edit,
+                                                    guint                 part,
+                                                    const OdoriScoreSymbol *symbol,
+                                                    guint                 new_start);
+/* BEFORE and AFTER are "# Blend:" values (-1: no such line). */
+void              odori_score_edit_set_blend       (OdoriScoreEdit       *edit,
+                                                    int                   before,
+                                                    int                   after);
+/* A track edit stands alone: it records no symbols and no blend. */
+void              odori_score_edit_insert_part     (OdoriScoreEdit       *edit,
+                                                    guint                 position,
+                                                    const char           *code,
+                                                    const char * const   *sensors);
+/* Records PART (copied, with its symbols), at POSITION, for removal. */
+void              odori_score_edit_remove_part     (OdoriScoreEdit       *edit,
+                                                    guint                 position,
+                                                    const OdoriScorePart *part);
+
+gboolean          odori_score_edit_is_empty        (OdoriScoreEdit       *edit);
+/* The symbols taken away and put in by applying (OdoriScoreEditSymbol); reverting
+ * swaps the two. */
+GArray           *odori_score_edit_get_removed     (OdoriScoreEdit       *edit);
+GArray           *odori_score_edit_get_added       (OdoriScoreEdit       *edit);
+/* The track inserted or removed: its position, or -1 for edits of symbols. */
+int               odori_score_edit_get_part_position (OdoriScoreEdit     *edit);
+gboolean          odori_score_edit_get_inserts_part  (OdoriScoreEdit     *edit);
+
+gboolean          odori_score_edit_apply           (OdoriScoreEdit       *edit,
+                                                    OdoriScore           *score,
+                                                    GError              **error);
+gboolean          odori_score_edit_revert          (OdoriScoreEdit       *edit,
+                                                    OdoriScore           *score,
+                                                    GError              **error);
+
+/* Index of PART's symbol at START, or -1. */
+int               odori_score_part_find_symbol     (const OdoriScorePart *part,
+                                                    guint                 start);
+/* Index of the first symbol of PART starting at or after START. */
+guint             odori_score_part_lower_bound     (const OdoriScorePart *part,
+                                                    guint                 start);
+/* Index of the track with CODE, or -1. */
+int               odori_score_find_part_index      (OdoriScore           *score,
+                                                    const char           *code);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriScoreEdit, odori_score_edit_free)
+
+G_END_DECLS
