@@ -310,12 +310,14 @@ class Suite:
             outs.append(spawn([self.tool('tests', 'bench-render'), '1280x720'], env=env, timeout=1800)[0])
         rows = {}
         for o in outs:
+            seen = set()
             for line in o.splitlines():
                 m = re.match(r'^(.*?)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+\((\d+) frames\)', line)
                 if m:
                     label = m.group(1).strip()
-                    if label in rows and len(rows[label]) >= len(outs):
+                    if label in seen:   # the same figure again, under multisampling
                         label = label + ' (4x MSAA)'
+                    seen.add(label)
                     rows.setdefault(label, []).append((float(m.group(2)), float(m.group(3)), float(m.group(4))))
         res = {'gl': re.search(r'^GL renderer: (.*)$', outs[0], re.M).group(1),
                'mesh': re.search(r'^skin mesh: (.*)$', outs[0], re.M).group(1),
@@ -549,7 +551,7 @@ def parse_tables(s, m):
         r, a, mt = verdicts(f'generated {kind.upper()}', o, speed(key, 'limit'), speed(key, 'numpy'),
                             speed(key, 'three'))
         rows.append([label, f'**{fmt(o)}**'] + [fmt(speed(key, t)) for t in baselines + peers] + [r, a, mt])
-        rows.append([f'… peak memory, MB', f'**{fmt(rss(key, "odori"))}**'] +
+        rows.append([f'… peak memory, MiB', f'**{fmt(rss(key, "odori"))}**'] +
                     [fmt(rss(key, t)) for t in baselines + peers] + ['', '', ''])
     for kind in ('bva', 'bvh'):
         n = len([1 for k, kd, _, reps in jobs if reps is None and kd == kind])
@@ -561,7 +563,7 @@ def parse_tables(s, m):
         r, a, mt = verdicts(f'real {kind.upper()} clips', o, agg['limit'][0], agg['numpy'][0], agg['three'][0])
         rows.append([f'Parse the real {kind.upper()} clips ({n} files, {total:.1f} MB), MB/s',
                      f'**{fmt(o)}**'] + [fmt(agg[t][0]) for t in baselines + peers] + [r, a, mt])
-        rows.append(['… peak memory (largest file), MB', f'**{fmt(orss)}**'] +
+        rows.append(['… peak memory (largest file), MiB', f'**{fmt(orss)}**'] +
                     [fmt(agg[t][1]) for t in baselines + peers] + ['', '', ''])
     head = ['Figure', 'Odori'] + [names[t] for t in baselines] + [names[t] for t in peers] + \
            ['Ratio', 'Aim', 'Met?']
@@ -632,7 +634,7 @@ def write_report(s, path):
         missed += miss
         out.append('## Parsing\n')
         out.append('Reading a file into memory, in MB/s of the file (higher is better), and the '
-                   'process\'s peak resident memory. **Odori**: `odori_format_load_motion` into its '
+                   'process\'s peak resident memory (VmHWM). **Odori**: `odori_format_load_motion` into its '
                    'model (global transforms as quaternions, the file checked line by line). '
                    'Baselines, all C on one core: **`cat`** reads the file in 128 KiB blocks and '
                    'drops it (cat to /dev/null without process start-up); **newline count** is '
@@ -774,7 +776,7 @@ def write_report(s, path):
                  f'**{fmt(t_app, 2)}** (cold cache {fmt(a["cold"][0], 2)})',
                  f'{fmt(t_floor, 2)} (cold {fmt(a["floor_cold"][0], 2)})',
                  f'{ratio_text(t_app / t_floor)} the floor', f'≤ {AIMS["first_frame_s"]:g}', met(ok)],
-                ['… peak memory, MB', f'**{fmt(median([x[1] for x in a["app"]]))}**',
+                ['… peak memory, MiB', f'**{fmt(median([x[1] for x in a["app"]]))}**',
                  fmt(median([x[1] for x in a['floor']])), '', '', '']]
         out.append('## Application\n')
         out.append('`odori` with no argument (the built-in sample dance, written afresh and composed at '
@@ -793,22 +795,22 @@ def write_report(s, path):
         cli_rss = median([x[1] for x in mm['cli']])
         cli_s = median([x[0] for x in mm['cli']])
         np_s, np_rss = mm['numpy'][0]
-        rows = [[f'`odori-cli info` on the capture, peak MB', f'**{fmt(cli_rss)}** ({fmt(cli_s, 1)} s)',
+        rows = [[f'`odori-cli info` on the capture, peak MiB', f'**{fmt(cli_rss)}** ({fmt(cli_s, 1)} s)',
                  fmt(mm['bytes'] / 2**20), fmt(model_mb), f'{fmt(np_rss)} ({fmt(np_s, 1)} s)',
                  f'{ratio_text(cli_rss / model_mb)} the model', 'none stated', '–']]
         if 'app' in r and r['app'].get('hour'):
             h = r['app']['hour']
             app_rss = median([x[1] for x in h])
-            rows.append(['The window with the capture composed and drawn, peak MB',
+            rows.append(['The window with the capture composed and drawn, peak MiB',
                          f'**{fmt(app_rss)}** (first frame after {fmt(median([x[0] for x in h]), 1)} s)',
                          fmt(mm['bytes'] / 2**20), fmt(model_mb), '',
                          f'{ratio_text(app_rss / model_mb)} the model', 'none stated', '–'])
         else:
-            rows.append(['The window with the capture loaded, peak MB', 'not measured (run with the '
+            rows.append(['The window with the capture loaded, peak MiB', 'not measured (run with the '
                          '`app` section)', '', '', '', '', '', ''])
         out.append('## Memory\n')
         out.append(f'A generated 1-hour 120 fps capture: a BVA of {N_SEGMENTS} segments and {HOUR_FRAMES} '
-                   f'frames ({mm["bytes"] / 1e6:.0f} MB). Baselines: the file\'s size and the size of '
+                   f'frames ({mm["bytes"] / 2**20:.0f} MiB). Baselines: the file\'s size and the size of '
                    f'the model Odori keeps ({TRANSFORM_BYTES} bytes per segment-frame). Peer: '
                    'numpy.loadtxt of the same file (its float64 arrays of the values as written). In '
                    'the window the capture is a library\'s one show, played whole by a score on all six '

@@ -27,9 +27,11 @@
  *   bench-parse pages FILE                  ms per 100 MiB to touch fresh memory, FILE's
  *                                           mapped pages, and to read FILE
  *
- * Each measuring mode prints one line "mode bytes seconds MB/s maxrss_kb values", where
- * seconds is the median of the REPS repetitions, bytes the file read (or written), and
- * maxrss the process's peak resident set: run each in its own process.
+ * Each measuring mode prints one line "mode bytes seconds MB/s maxrss_kb count", where
+ * seconds is the median of the REPS repetitions, bytes the file read (or written), maxrss
+ * the process's peak resident set (VmHWM: run each mode in its own process) and count the
+ * numbers read (lines for newline, bytes for cat and copy, segment-frames for odori and
+ * the writers).
  */
 #include "config.h"
 

@@ -138,6 +138,30 @@ test_window (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Whether a menu (its sections and submenus too) has an item labelled LABEL. */
+static gboolean
+menu_has_label (GMenuModel *menu,
+                const char *label)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *text = NULL;
+      const char *links[] = { G_MENU_LINK_SECTION, G_MENU_LINK_SUBMENU };
+
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &text) &&
+          g_strcmp0 (text, label) == 0)
+        return TRUE;
+      for (guint k = 0; k < G_N_ELEMENTS (links); k++)
+        {
+          g_autoptr(GMenuModel) sub = g_menu_model_get_item_link (menu, i, links[k]);
+
+          if (sub != NULL && menu_has_label (sub, label))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 /* /app/ja/dialogs: the menu, the preferences window and the shortcuts window. */
 static void
 test_dialogs (void)
@@ -147,22 +171,15 @@ test_dialogs (void)
   GtkWindow *prefs;
   GtkShortcutsWindow *overlay;
   GMenuModel *menu;
-  g_autofree char *first_label = NULL;
 
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
   menu = gtk_menu_button_get_menu_model (window->primary_menu_button);
   g_assert_nonnull (menu);
-  /* the first item of the first section: "Open _Library…" */
-  {
-    GMenuModel *section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
-
-    g_assert_nonnull (section);
-    g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_LABEL, "s", &first_label));
-    g_object_unref (section);
-  }
-  g_assert_cmpstr (first_label, ==, "ライブラリを開く(_L)…");
+  g_assert_true (menu_has_label (menu, "ライブラリを開く(_L)…"));
+  g_assert_true (menu_has_label (menu, "キーボードショートカット(_K)"));
+  g_assert_false (menu_has_label (menu, "Open _Library…"));
 
   prefs = odori_preferences_window_new (GTK_WINDOW (window));
   gtk_window_present (prefs);
@@ -252,6 +269,29 @@ test_cli (void)
   }
 }
 
+/* GTK 4.8's GtkShortcutsWindow measures the page buttons of a section with more than one
+ * page ("1", "2") as -5 pixels wide and warns; that is GTK's own widget, not Odori's, so
+ * that one warning is let through, and everything else goes to the default writer (which
+ * makes warnings fatal in tests). */
+static GLogWriterOutput
+skip_gtk_page_button_warning (GLogLevelFlags   log_level,
+                              const GLogField *fields,
+                              gsize            n_fields,
+                              gpointer         user_data)
+{
+  const char *domain = NULL, *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_strcmp0 (fields[i].key, "GLIB_DOMAIN") == 0)
+      domain = fields[i].value;
+    else if (g_strcmp0 (fields[i].key, "MESSAGE") == 0)
+      message = fields[i].value;
+  if (g_strcmp0 (domain, "Gtk") == 0 && message != NULL &&
+      strstr (message, "GtkLabel") != NULL && strstr (message, "reported min width") != NULL)
+    return G_LOG_WRITER_HANDLED;
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -267,6 +307,7 @@ main (int   argc,
   textdomain (GETTEXT_PACKAGE);
 
   app_test_init (&argc, &argv);
+  g_log_set_writer_func (skip_gtk_page_button_warning, NULL, NULL);
   g_test_add_func ("/app/ja/catalogue", test_catalogue);
   g_test_add_func ("/app/ja/window", test_window);
   g_test_add_func ("/app/ja/dialogs", test_dialogs);

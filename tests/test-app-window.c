@@ -332,13 +332,14 @@ check_accessible_names (GtkWidget *widget,
     icon_only = gtk_menu_button_get_label (GTK_MENU_BUTTON (widget)) == NULL &&
                 gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)) != NULL;
   else if (GTK_IS_SCALE (widget) || GTK_IS_GL_AREA (widget) || GTK_IS_LIST_VIEW (widget) ||
-           GTK_IS_PROGRESS_BAR (widget) || ODORI_IS_TRACK_STRIP (widget))
+           GTK_IS_PROGRESS_BAR (widget) || ODORI_IS_TIMELINE (widget))
     icon_only = TRUE;
 
-  /* Buttons inside menu buttons and the window controls are GTK's own. */
+  /* Buttons inside menu buttons, spin buttons and the window controls are GTK's own. */
   if (icon_only && gtk_widget_get_ancestor (widget, GTK_TYPE_MENU_BUTTON) == widget)
     icon_only = TRUE;
   else if (icon_only && (gtk_widget_get_ancestor (widget, GTK_TYPE_MENU_BUTTON) != NULL ||
+                         gtk_widget_get_ancestor (widget, GTK_TYPE_SPIN_BUTTON) != NULL ||
                          gtk_widget_get_ancestor (widget, GTK_TYPE_WINDOW_CONTROLS) != NULL))
     icon_only = FALSE;
 
@@ -354,7 +355,7 @@ check_accessible_names (GtkWidget *widget,
     check_accessible_names (child, n_checked);
 }
 
-/* Icon-only buttons, the scale, the viewport, the list and the strip have names. */
+/* Icon-only buttons, the scale, the viewport, the list and the timeline have names. */
 static void
 test_accessible_names (void)
 {

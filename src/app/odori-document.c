@@ -974,16 +974,31 @@ odori_document_check_symbol (OdoriDocument   *self,
                    symbol, local_error->message);
       return FALSE;
     }
-  for (guint i = 0; part->sensors != NULL && part->sensors[i] != NULL; i++)
-    if (odori_motion_find_segment (show_motion, part->sensors[i]) < 0)
+  {
+    g_autoptr(GString) missing = g_string_new (NULL);
+    guint n_missing = 0;
+
+    for (guint i = 0; part->sensors != NULL && part->sensors[i] != NULL; i++)
+      if (odori_motion_find_segment (show_motion, part->sensors[i]) < 0)
+        {
+          if (missing->len > 0)
+            g_string_append (missing, ", ");
+          g_string_append (missing, part->sensors[i]);
+          n_missing++;
+        }
+    if (n_missing > 0)
       {
-        /* Translators: “C1” is a dance symbol, LA a body part's code, LeftHand a sensor */
+        /* Translators: “A9” is a dance symbol, LL a body part's code, then its show's
+         * code and file, then the sensors missing from that file */
         g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_MISSING_SENSOR,
-                     _("“%s” is not a motion for track %s: its show %s (%s) has no sensor %s, "
-                       "which the track drives"),
-                     symbol, part->code, motion->show->code, motion->show->file, part->sensors[i]);
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "“%s” is not a motion for track %s: its show %s (%s) has no sensor %s",
+                                  "“%s” is not a motion for track %s: its show %s (%s) has no sensors %s",
+                                  n_missing),
+                     symbol, part->code, motion->show->code, motion->show->file, missing->str);
         return FALSE;
       }
+  }
   return TRUE;
 }
 

@@ -105,6 +105,8 @@ struct _OdoriTimeline
   guint                 vscroll_policy : 1;
   double                ppf;            /* pixels per frame */
   gboolean              fit_pending;
+  gboolean              auto_fit;       /* fitted, not zoomed by hand: refit on resize */
+  int                   fit_width;
 
   OdoriTimeUnits        units;
   OdoriTimelineColorBy  color_by;
@@ -568,6 +570,7 @@ odori_timeline_set_pixels_per_frame (OdoriTimeline *self,
   frame = frame_at_x_exact (self, anchor_x);
   self->ppf = pixels_per_frame;
   self->fit_pending = FALSE;
+  self->auto_fit = FALSE;
   update_adjustments (self);
   if (self->hadjustment != NULL)
     gtk_adjustment_set_value (self->hadjustment, (frame - 1) * self->ppf - (anchor_x - HEADER_WIDTH));
@@ -604,8 +607,12 @@ odori_timeline_zoom_fit (OdoriTimeline *self)
       self->fit_pending = TRUE;
       return;
     }
-  odori_timeline_set_pixels_per_frame (self, (width - HEADER_WIDTH - 24.0) / (dance_end (self) + 1), HEADER_WIDTH);
+  /* A short or empty score shows twenty seconds: room to drop motions. */
+  odori_timeline_set_pixels_per_frame (self, (width - HEADER_WIDTH - 24.0) / MAX (dance_end (self) + 1, 20 * fps (self)),
+                                       HEADER_WIDTH);
   self->fit_pending = FALSE;
+  self->auto_fit = TRUE;
+  self->fit_width = width;
   if (self->hadjustment != NULL)
     gtk_adjustment_set_value (self->hadjustment, 0);
 }
@@ -2609,8 +2616,9 @@ ruler_label (OdoriTimeline *self,
     }
 }
 
-/* Frames between labelled ticks: whole seconds when they are far enough apart, else
- * round numbers of frames. */
+/* Frames between labelled ticks. Counting in seconds: whole seconds (1, 2, 5, 10 …), or
+ * round numbers of frames inside a second when zoomed in. Counting in frames: 1, 2, 5,
+ * 10, 20 … frames. */
 static guint
 ruler_step (OdoriTimeline *self,
             const Paint   *paint,
@@ -2620,10 +2628,16 @@ ruler_step (OdoriTimeline *self,
                                        20000, 50000, 100000, 200000, 500000 };
   static const guint second_steps[] = { 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200 };
 
-  if (self->units != ODORI_TIME_UNITS_FRAMES && paint->fps * self->ppf >= min_gap)
-    for (guint i = 0; i < G_N_ELEMENTS (second_steps); i++)
-      if (second_steps[i] * paint->fps * self->ppf >= min_gap)
-        return second_steps[i] * paint->fps;
+  if (self->units != ODORI_TIME_UNITS_FRAMES)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (frame_steps) && frame_steps[i] < paint->fps; i++)
+        if (frame_steps[i] * self->ppf >= min_gap)
+          return frame_steps[i];
+      for (guint i = 0; i < G_N_ELEMENTS (second_steps); i++)
+        if (second_steps[i] * paint->fps * self->ppf >= min_gap)
+          return second_steps[i] * paint->fps;
+      return second_steps[G_N_ELEMENTS (second_steps) - 1] * paint->fps;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (frame_steps); i++)
     if (frame_steps[i] * self->ppf >= min_gap)
       return frame_steps[i];
@@ -3270,7 +3284,7 @@ odori_timeline_size_allocate (GtkWidget *widget,
 {
   OdoriTimeline *self = ODORI_TIMELINE (widget);
 
-  if (self->fit_pending && width > HEADER_WIDTH)
+  if ((self->fit_pending || (self->auto_fit && width != self->fit_width)) && width > HEADER_WIDTH)
     odori_timeline_zoom_fit (self);
   update_adjustments (self);
 }

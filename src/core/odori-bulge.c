@@ -1058,10 +1058,10 @@ odori_bulge_set_load_text (OdoriTextFile  *file,
         {
           /* Skipped and logged; the definition it is in is left out. */
           if (parser.in_def)
-            def_problem (&parser, reader.lineno, _("the line is %" G_GSIZE_FORMAT " bytes "
+            def_problem (&parser, reader.lineno, _("the line is %zu bytes "
                                                    "long, more than %d"), reader.len, MAX_LINE);
           else
-            parser_log (&parser, reader.lineno, TRUE, _("a line of %" G_GSIZE_FORMAT " bytes "
+            parser_log (&parser, reader.lineno, TRUE, _("a line of %zu bytes "
                                                         "skipped, more than %d"), reader.len,
                         MAX_LINE);
           continue;

@@ -286,7 +286,7 @@ joint_line (Parser      *p,
     return TRUE;  /* a blank line */
   if (name_len > MAX_NAME)
     return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
-                      _("the joint name is %" G_GSIZE_FORMAT " bytes long, more than %d"),
+                      _("the joint name is %zu bytes long, more than %d"),
                       name_len, MAX_NAME);
   for (gsize k = 0; k < name_len; k++)
     if ((guchar) name[k] < 0x20 || name[k] == 0x7f)
@@ -331,9 +331,13 @@ joint_line (Parser      *p,
     }
   if (n < 7 || n > 8)
     return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
-                      _("expected a joint name and 7 numbers (position X Y Z in metres, "
-                        "quaternion X Y Z W), optionally an angle, found %u number%s after "
-                        "%s"), n, n == 1 ? "" : "s", keep_excerpt (&jn, name, name_len));
+                      g_dngettext (GETTEXT_PACKAGE,
+                                   "expected a joint name and 7 numbers (position X Y Z in metres, "
+                                   "quaternion X Y Z W), optionally an angle, found %u number after %s",
+                                   "expected a joint name and 7 numbers (position X Y Z in metres, "
+                                   "quaternion X Y Z W), optionally an angle, found %u numbers after %s",
+                                   n),
+                      n, keep_excerpt (&jn, name, name_len));
   for (guint k = 0; k < 3; k++)
     if (fabs (v[k]) > MAX_ABS_POSITION_M)
       return set_error (p, error, ODORI_JOINTS_ERROR_NUMBER, lineno,

@@ -477,7 +477,7 @@ parse_xml (const char     *path,
       if (converted == NULL)
         {
           set_error (error, ODORI_KBS_ERROR_XML, path, 1,
-                     _("the file declares encoding \"%s\" but byte %" G_GSIZE_FORMAT " is not "
+                     _("the file declares encoding \"%s\" but byte %zu is not "
                        "Shift_JIS"), declared, bytes_read + 1);
           return NULL;
         }

@@ -420,7 +420,7 @@ parse_header (Parser      *p,
   for (guint c = 0; c < cells->len; c++)
     if (g_array_index (cells, Cell, c).len > MAX_COLUMN_NAME)
       return set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
-                        _("the name of column %u is %" G_GSIZE_FORMAT " bytes long, more "
+                        _("the name of column %u is %zu bytes long, more "
                           "than %d"), c + 1, g_array_index (cells, Cell, c).len,
                         MAX_COLUMN_NAME);
   for (guint c = 0; c < cells->len; c++)
@@ -484,8 +484,9 @@ parse_header (Parser      *p,
                       _("no Quaternion:<Sensor>-W/X/Y/Z, Euler:<Sensor>-X/Y/Z or "
                         "Position:<Sensor>-X/Y/Z columns in the header"));
   if (n_unknown > 0)
-    warn (p, lineno, _("%u column%s skipped: %s%s"), n_unknown, n_unknown == 1 ? "" : "s",
-          unknown->str, n_unknown > MAX_UNKNOWN_LISTED ? _(" and more") : "");
+    warn (p, lineno, g_dngettext (GETTEXT_PACKAGE, "%u column skipped: %s%s", "%u columns skipped: %s%s",
+                                  n_unknown),
+          n_unknown, unknown->str, n_unknown > MAX_UNKNOWN_LISTED ? _(" and more") : "");
   if (p->time_col < 0)
     warn (p, lineno, _("no time column (Time(Second)): rows are taken 1/100 s apart"));
 
