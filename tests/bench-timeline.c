@@ -85,9 +85,10 @@ write_score (const char *dir,
   for (guint p = 0; p < G_N_ELEMENTS (parts); p++)
     {
       guint start = 1, k = p * 5;
+      guint n = per_track + (p < n_symbols % G_N_ELEMENTS (parts));
 
       g_string_append_printf (text, "%s: %s\n", parts[p][0], parts[p][1]);
-      for (guint i = 0; (n_symbols > 0 ? i < per_track + (p < n_symbols % G_N_ELEMENTS (parts)) : start <= frames); i++)
+      for (guint i = 0; n_symbols > 0 ? i < n : start <= frames; i++)
         {
           guint m = (k + i * 3) % G_N_ELEMENTS (motions);
 
@@ -153,7 +154,8 @@ setup_open (Setup      *s,
   gtk_window_set_child (GTK_WINDOW (s->window), scroller);
   odori_timeline_set_undo (s->timeline, s->undo);
   gtk_window_present (GTK_WINDOW (s->window));
-  while (gtk_widget_get_width (GTK_WIDGET (s->timeline)) < 1000 || !gtk_widget_get_mapped (GTK_WIDGET (s->timeline)))
+  while (gtk_widget_get_width (GTK_WIDGET (s->timeline)) < 1000 ||
+         !gtk_widget_get_mapped (GTK_WIDGET (s->timeline)))
     g_main_context_iteration (NULL, TRUE);
   settle (300);
   _odori_timeline_refresh_seams (s->timeline);
@@ -219,9 +221,8 @@ median_render (Setup *s)
   for (guint i = 0; i < G_N_ELEMENTS (v); i++)
     {
       double t0 = now ();
-      GdkTexture *texture = gsk_renderer_render_texture (renderer, node,
-                                                         &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
-                                                                              gtk_widget_get_height (widget)));
+      graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+      GdkTexture *texture = gsk_renderer_render_texture (renderer, node, &bounds);
 
       v[i] = now () - t0;
       g_object_unref (texture);
@@ -323,8 +324,10 @@ main (int    argc,
   setup_close (&s);
 
   printf ("snapshot, empty tracks (baseline):      %6.2f ms\n", t_empty);
-  printf ("snapshot, 10,000 symbols, whole score:  %6.2f ms  (%.1fx the baseline)\n", t_big_fit, t_big_fit / t_empty);
-  printf ("snapshot, 10,000 symbols, 2 px/frame:   %6.2f ms  (%.1fx the baseline)\n", t_big_work, t_big_work / t_empty);
+  printf ("snapshot, 10,000 symbols, whole score:  %6.2f ms  (%.1fx the baseline)\n", t_big_fit,
+          t_big_fit / t_empty);
+  printf ("snapshot, 10,000 symbols, 2 px/frame:   %6.2f ms  (%.1fx the baseline)\n", t_big_work,
+          t_big_work / t_empty);
 
   setup_open (&s, ten);
   odori_timeline_set_pixels_per_frame (s.timeline, 2.0, 0);

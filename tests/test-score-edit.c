@@ -25,9 +25,10 @@ static OdoriScore *
 load (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(OdoriTextFile) file = odori_text_file_new_from_data ("t.dds", score_text, strlen (score_text), &error);
+  g_autoptr(OdoriTextFile) file = NULL;
   OdoriScore *score;
 
+  file = odori_text_file_new_from_data ("t.dds", score_text, strlen (score_text), &error);
   g_assert_no_error (error);
   score = odori_score_load_text (file, &error);
   g_assert_no_error (error);

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "odori-application.h"
+#include "odori-format.h"
 #include "odori-preferences-window.h"
 #include "odori-resources.h"
 #include "odori-window-private.h"
@@ -184,7 +185,7 @@ schedule_screenshot (OdoriApplication *self,
   shot->frame = frame > 0 ? (guint) frame : 0;
   shot->select = g_strdup (select);
   g_application_hold (G_APPLICATION (self));
-  g_timeout_add_full (G_PRIORITY_DEFAULT_IDLE, 250, screenshot_step_cb, shot, (GDestroyNotify) screenshot_free);
+  g_timeout_add_full (G_PRIORITY_DEFAULT, 250, screenshot_step_cb, shot, (GDestroyNotify) screenshot_free);
 }
 
 /* Command line */
@@ -201,6 +202,7 @@ odori_application_command_line (GApplication            *app,
   g_autofree const char **remaining = NULL;
   g_autoptr(GFile) score_file = NULL;
   g_autoptr(GFile) library_file = NULL;
+  g_autofree char *import_path = NULL;
   OdoriWindow *window = NULL;
   int frame = 0;
 
@@ -221,7 +223,38 @@ odori_application_command_line (GApplication            *app,
   if (library != NULL)
     library_file = g_application_command_line_create_file_for_arg (cmdline, library);
 
-  if (score_file == NULL && library_file == NULL && screenshot == NULL)
+  /* The desktop opens every file type of Odori's with `odori FILE`: a motion.dat is a
+   * library, a motion or a capture goes to Import Capture (into the library of the active
+   * window, else the sample's); anything else is read as a score. */
+  if (score_file != NULL && library_file == NULL)
+    {
+      g_autofree char *path = g_file_get_path (score_file);
+
+      switch (path != NULL ? odori_format_detect_file (path, NULL) : ODORI_FORMAT_UNKNOWN)
+        {
+        case ODORI_FORMAT_INDEX:
+          library_file = g_steal_pointer (&score_file);
+          break;
+        case ODORI_FORMAT_BVA:
+        case ODORI_FORMAT_BVH:
+        case ODORI_FORMAT_JOINTS:
+        case ODORI_FORMAT_SENSOR_CSV:
+          import_path = g_steal_pointer (&path);
+          g_clear_object (&score_file);
+          break;
+        default:
+          break;
+        }
+    }
+  if (import_path != NULL && screenshot == NULL)
+    {
+      GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+      if (ODORI_IS_WINDOW (active))
+        window = ODORI_WINDOW (active);
+    }
+
+  if (score_file == NULL && library_file == NULL && import_path == NULL && screenshot == NULL)
     {
       GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
 
@@ -232,7 +265,7 @@ odori_application_command_line (GApplication            *app,
         }
     }
 
-  if (screenshot == NULL)
+  if (window == NULL && screenshot == NULL)
     window = reusable_window (self);
   if (window == NULL)
     window = odori_application_new_window (self);
@@ -257,6 +290,8 @@ odori_application_command_line (GApplication            *app,
 
       schedule_screenshot (self, window, shot_path, frame, select);
     }
+  else if (import_path != NULL)
+    _odori_window_import_file (window, import_path);
   else
     offer_recovery_once (self, window);
   return EXIT_SUCCESS;

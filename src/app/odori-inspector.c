@@ -62,12 +62,15 @@ sync_symbol (OdoriInspector *self,
   if (symbol == NULL)
     {
       if (n > 1)
-        title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u symbol selected", "%u symbols selected", n), n);
+        title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u symbol selected", "%u symbols selected",
+                                              n), n);
       else
         title = g_strdup (_("No symbol selected"));
       gtk_label_set_text (self->title_label, title);
-      gtk_label_set_text (self->details_label, n > 1 ? _("Drag them, or nudge them with Ctrl+Left and Ctrl+Right.")
-                                                     : _("Drag a motion from the library onto a track, or click a block."));
+      if (n > 1)
+        gtk_label_set_text (self->details_label, _("Drag them, or nudge them with Ctrl+Left and Ctrl+Right."));
+      else
+        gtk_label_set_text (self->details_label, _("Drag a motion from the library onto a track, or click a block."));
       gtk_label_set_text (self->seam_label, "");
       return;
     }

@@ -1,40 +1,242 @@
-/* odori-timeline-private.h: the timeline's pointer handling, for its gestures and tests
+/* odori-timeline-private.h: the timeline's instance, shared by its source files
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The controllers of OdoriTimeline call these with widget coordinates; the GUI tests
- * call them too, which is how they synthesize a press, a drag and a release (GTK 4 has
- * no public way to inject pointer events in-process).
+ * OdoriTimeline is split by aspect (as editor-window-*.c in GTE): odori-timeline.c has
+ * the state, geometry, zoom, selection and the GObject; -edit.c the edits, clipboard
+ * and tracks; -input.c the pointer, drops and keys; -draw.c the snapshot and tooltips.
+ * The pointer entry points below are also what the GUI tests call to synthesize a
+ * press, a drag and a release (GTK 4 has no public way to inject pointer events
+ * in-process).
  */
 #pragma once
 
+#include "odori-score-edit.h"
 #include "odori-timeline.h"
 
 G_BEGIN_DECLS
 
-void  _odori_timeline_pointer_press    (OdoriTimeline   *self,
-                                        double           x,
-                                        double           y,
-                                        GdkModifierType  state);
-void  _odori_timeline_pointer_drag     (OdoriTimeline   *self,
-                                        double           x,
-                                        double           y,
-                                        GdkModifierType  state);
-void  _odori_timeline_pointer_release  (OdoriTimeline   *self,
-                                        double           x,
-                                        double           y);
-void  _odori_timeline_pointer_cancel   (OdoriTimeline   *self);
+#define HEADER_WIDTH    156
+#define RULER_HEIGHT    28
+#define ROW_HEIGHT      34
+#define BLOCK_INSET     4
+#define SNAP_PX         8.0
+#define DRAG_THRESHOLD  4.0
+#define MIN_PPF         0.0005
+#define MAX_PPF         48.0
+#define TINY_BLOCK_PX   3.0
+#define N_COLORS        8
+
+typedef struct
+{
+  OdoriIndexMotion *motion;     /* NULL: the symbol does not resolve */
+  guint             n;          /* length in score frames, >= 1 */
+  guint             show_no;
+  guint             class_no;
+  PangoLayout      *code_layout;
+  PangoLayout      *full_layout;
+  int               code_w;
+  int               full_w;
+} SymInfo;
+
+typedef struct
+{
+  guint  part;
+  guint  frame;
+  double jump;
+  double clip;
+  char  *from;
+  char  *to;
+} Seam;
+
+typedef struct
+{
+  guint  part;
+  guint  start;      /* where it was when the drag began */
+  char  *symbol;
+  guint  line;
+  guint  n;
+} DragItem;
+
+typedef struct
+{
+  char  *code;       /* the track it was copied from */
+  guint  offset;     /* frames after the first copied start */
+  char  *symbol;
+} ClipItem;
+
+typedef enum
+{
+  MODE_NONE,
+  MODE_SCRUB,
+  MODE_PRESS_BLOCK,
+  MODE_MOVE,
+  MODE_BAND,
+} Mode;
+
+struct _OdoriTimeline
+{
+  GtkWidget             parent_instance;
+
+  OdoriUndo            *undo;
+  OdoriDocument        *document;
+  GSignalGroup         *document_signals;
+  GSignalGroup         *undo_signals;
+  OdoriScore           *score;          /* the score shown (a ref, to notice another) */
+  guint                 shown_parts;
+  OdoriIndex           *index;          /* the index the cache was built for */
+  GHashTable           *symbols;        /* char* → SymInfo* */
+  double                cache_frame_time;
+
+  GtkAdjustment        *hadjustment;
+  GtkAdjustment        *vadjustment;
+  guint                 hscroll_policy : 1;
+  guint                 vscroll_policy : 1;
+  double                ppf;            /* pixels per frame */
+  gboolean              fit_pending;
+  gboolean              auto_fit;       /* fitted, not zoomed by hand: refit on resize */
+  int                   fit_width;
+
+  OdoriTimeUnits        units;
+  OdoriTimelineColorBy  color_by;
+  gboolean              snap;
+  int                   default_blend;  /* the preference, for scores without "# Blend:" */
+
+  /* Selection: per track, the sorted starts of its selected symbols */
+  GPtrArray            *selection;      /* GArray<guint>* */
+  guint                 n_selected;
+  int                   focus_part;
+  guint                 focus_start;    /* 0: the track itself */
+  char                 *a11y_description;
+
+  /* Pointer */
+  Mode                  mode;
+  double                press_x;
+  double                press_y;
+  double                pointer_x;
+  GdkModifierType       press_state;
+  guint                 press_part;
+  guint                 press_start;
+  gboolean              press_was_selected;
+  GArray               *drag_items;     /* DragItem */
+  guint                 drag_primary;
+  int                   drag_delta;
+  guint                 drag_min_start;
+  guint                 drag_frame0;    /* the playhead before the drag */
+  GArray               *snap_frames;    /* guint, sorted */
+  double                band_x0, band_y0, band_x1, band_y1;
+  GPtrArray            *band_base;      /* selection before an additive band */
+
+  /* A drop hovering */
+  char                 *drop_symbol;
+  int                   drop_part;
+  guint                 drop_frame;
+  char                 *drop_refusal;
+
+  /* Seams as last reported */
+  GArray               *seams;          /* Seam */
+  guint                 seams_idle;
+};
+
+/* Pointer entry points (the controllers call these with widget coordinates) */
+void              _odori_timeline_pointer_press         (OdoriTimeline   *self,
+                                                         double           x,
+                                                         double           y,
+                                                         GdkModifierType  state);
+void              _odori_timeline_pointer_drag          (OdoriTimeline   *self,
+                                                         double           x,
+                                                         double           y,
+                                                         GdkModifierType  state);
+void              _odori_timeline_pointer_release       (OdoriTimeline   *self,
+                                                         double           x,
+                                                         double           y);
+void              _odori_timeline_pointer_cancel        (OdoriTimeline   *self);
 /* Ctrl+scroll zooms about X; other scrolling is left to the scrolled window. */
-gboolean _odori_timeline_scroll        (OdoriTimeline   *self,
-                                        double           x,
-                                        double           dy,
-                                        GdkModifierType  state);
+gboolean          _odori_timeline_scroll                (OdoriTimeline   *self,
+                                                         double           x,
+                                                         double           dy,
+                                                         GdkModifierType  state);
 /* A drop's hover (the ghost block) at X, Y, or none with SYMBOL NULL. */
-void  _odori_timeline_drop_hover       (OdoriTimeline   *self,
-                                        const char      *symbol,
-                                        double           x,
-                                        double           y);
+void              _odori_timeline_drop_hover            (OdoriTimeline   *self,
+                                                         const char      *symbol,
+                                                         double           x,
+                                                         double           y);
 /* Seams as drawn: their number after the last refresh (run it now). */
-guint _odori_timeline_refresh_seams    (OdoriTimeline   *self);
+guint             _odori_timeline_refresh_seams         (OdoriTimeline   *self);
+
+/* Internals shared by the source files */
+/* odori-timeline.c */
+OdoriScore        *_odori_timeline_get_score            (OdoriTimeline *self);
+guint             _odori_timeline_n_parts               (OdoriTimeline *self);
+OdoriScorePart    *_odori_timeline_get_part             (OdoriTimeline *self,
+                                                         guint         track);
+OdoriScoreSymbol  *_odori_timeline_symbol_at_index      (OdoriScorePart *part,
+                                                         guint          i);
+OdoriScoreSymbol  *_odori_timeline_find_symbol          (OdoriTimeline *self,
+                                                         guint         track,
+                                                         guint         start);
+double            _odori_timeline_frame_time            (OdoriTimeline *self);
+guint             _odori_timeline_fps                   (OdoriTimeline *self);
+int               _odori_timeline_blend_frames          (OdoriTimeline *self);
+SymInfo           *_odori_timeline_sym_info             (OdoriTimeline *self,
+                                                         const char    *symbol);
+guint             _odori_timeline_symbol_end            (OdoriTimeline    *self,
+                                                         OdoriScoreSymbol *s);
+guint             _odori_timeline_dance_end             (OdoriTimeline *self);
+double            _odori_timeline_hvalue                (OdoriTimeline *self);
+double            _odori_timeline_vvalue                (OdoriTimeline *self);
+double            _odori_timeline_frame_at_x_exact      (OdoriTimeline *self,
+                                                         double        x);
+double            _odori_timeline_row_top               (OdoriTimeline *self,
+                                                         guint         track);
+OdoriScoreSymbol  *_odori_timeline_symbol_under         (OdoriTimeline *self,
+                                                         guint         track,
+                                                         double        x);
+guint             _odori_timeline_uint_lower_bound      (GArray *array,
+                                                         guint  value);
+gboolean          _odori_timeline_sel_contains          (OdoriTimeline *self,
+                                                         guint         track,
+                                                         guint         start);
+void              _odori_timeline_sel_add               (OdoriTimeline *self,
+                                                         guint         track,
+                                                         guint         start);
+void              _odori_timeline_sel_remove            (OdoriTimeline *self,
+                                                         guint         track,
+                                                         guint         start);
+void              _odori_timeline_sel_clear             (OdoriTimeline *self);
+GPtrArray         *_odori_timeline_sel_copy             (OdoriTimeline *self);
+void              _odori_timeline_sel_validate          (OdoriTimeline *self);
+void              _odori_timeline_selection_changed     (OdoriTimeline *self);
+void              _odori_timeline_update_accessible     (OdoriTimeline *self);
+void              _odori_timeline_emit_refused          (OdoriTimeline *self,
+                                                         const char    *message);
+
+/* odori-timeline-edit.c */
+GError            *_odori_timeline_check_placement      (OdoriTimeline *self,
+                                                         guint         track,
+                                                         guint         start,
+                                                         const char    *symbol);
+GArray            *_odori_timeline_collect_snap_frames  (OdoriTimeline *self,
+                                                         gboolean      skip_selected);
+guint             _odori_timeline_snap_start            (OdoriTimeline *self,
+                                                         GArray        *frames,
+                                                         guint         start,
+                                                         guint         n);
+void              _odori_timeline_on_edit_done          (OdoriTimeline  *self,
+                                                         OdoriScoreEdit *edit,
+                                                         gboolean       forward);
+
+/* odori-timeline-input.c */
+void              _odori_timeline_class_init_input      (GtkWidgetClass *widget_class);
+void              _odori_timeline_init_input            (OdoriTimeline *self);
+
+/* odori-timeline-draw.c */
+void              _odori_timeline_snapshot              (GtkWidget   *widget,
+                                                         GtkSnapshot *snapshot);
+gboolean          _odori_timeline_query_tooltip         (GtkWidget  *widget,
+                                                         int        x,
+                                                         int        y,
+                                                         gboolean   keyboard,
+                                                         GtkTooltip *tooltip);
 
 G_END_DECLS

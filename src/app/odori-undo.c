@@ -149,7 +149,8 @@ odori_undo_new (OdoriDocument *document)
   self->document = g_object_ref (document);
   if (odori_document_get_score (document) != NULL)
     self->score = odori_score_ref (odori_document_get_score (document));
-  g_signal_connect_object (document, "notify::score", G_CALLBACK (on_score_notify_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "notify::score", G_CALLBACK (on_score_notify_cb), self,
+                           G_CONNECT_SWAPPED);
   return self;
 }
 

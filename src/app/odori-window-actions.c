@@ -537,6 +537,22 @@ import_capture_action (GSimpleAction *action,
   gtk_window_present (dialog);
 }
 
+/* Import Capture with PATH already chosen: a capture or motion opened from the desktop. */
+void
+_odori_window_import_file (OdoriWindow *self,
+                           const char  *path)
+{
+  GtkWindow *dialog;
+
+  g_return_if_fail (ODORI_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+  dialog = odori_import_dialog_new (GTK_WINDOW (self), self->document);
+  g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported_cb), self, 0);
+  odori_import_dialog_set_file (ODORI_IMPORT_DIALOG (dialog), path);
+  gtk_window_present (dialog);
+}
+
 /* Playback */
 
 static void

@@ -87,5 +87,7 @@ void  _odori_window_rebuild_add_track_menu (OdoriWindow    *self);
 void  _odori_window_add_recent           (OdoriWindow      *self,
                                           const char       *path);
 gboolean _odori_window_close_request     (OdoriWindow      *self);
+void  _odori_window_import_file          (OdoriWindow      *self,
+                                          const char       *path);
 
 G_END_DECLS

@@ -1,0 +1,871 @@
+/* odori-timeline-input.c: the timeline's pointer, drops and keys
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One GtkGestureDrag serves click, move, rubber band and scrubbing; a move is applied
+ * live (unrecorded) as the pointer goes and recorded as one undo step at the end. Keys
+ * are widget actions with class bindings.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "odori-library-model.h"
+#include "odori-score-edit.h"
+#include "odori-timeline-private.h"
+
+/* ---------------------------------------------------------------------------------- */
+/* Pointer: click, move, rubber band, scrub                                           */
+
+static void
+drag_item_clear (DragItem *item)
+{
+  g_clear_pointer (&item->symbol, g_free);
+}
+
+static void
+seek (OdoriTimeline *self,
+      double         x)
+{
+  if (self->document == NULL)
+    return;
+  odori_document_stop_preview (self->document);
+  odori_document_set_frame (self->document, odori_timeline_frame_at_x (self, x));
+}
+
+static void
+set_focus (OdoriTimeline *self,
+           int            track,
+           guint          start)
+{
+  self->focus_part = track;
+  self->focus_start = start;
+  _odori_timeline_update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Shift-click: the symbols of the focused track from the focused one to START. */
+static void
+select_range (OdoriTimeline *self,
+              guint          track,
+              guint          start)
+{
+  OdoriScorePart *part = _odori_timeline_get_part (self, track);
+  guint from = self->focus_start, lo, hi;
+
+  if ((int) track != self->focus_part || from == 0)
+    {
+      _odori_timeline_sel_add (self, track, start);
+      return;
+    }
+  lo = MIN (from, start);
+  hi = MAX (from, start);
+  for (guint i = odori_score_part_lower_bound (part, lo); i < part->symbols->len; i++)
+    {
+      OdoriScoreSymbol *s = _odori_timeline_symbol_at_index (part, i);
+
+      if (s->start > hi)
+        break;
+      _odori_timeline_sel_add (self, track, s->start);
+    }
+}
+
+void
+_odori_timeline_pointer_press (OdoriTimeline   *self,
+                               double           x,
+                               double           y,
+                               GdkModifierType  state)
+{
+  OdoriScoreSymbol *s;
+  int track;
+
+  g_return_if_fail (ODORI_IS_TIMELINE (self));
+
+  self->mode = MODE_NONE;
+  self->press_x = self->pointer_x = x;
+  self->press_y = y;
+  self->press_state = state;
+  if (self->document == NULL)
+    return;
+
+  if (y < RULER_HEIGHT && x >= HEADER_WIDTH)
+    {
+      self->mode = MODE_SCRUB;
+      seek (self, x);
+      return;
+    }
+  track = odori_timeline_track_at_y (self, y);
+  if (track < 0)
+    return;
+  if (x < HEADER_WIDTH)
+    {
+      set_focus (self, track, 0);
+      return;
+    }
+  /* The playhead line is grabbed anywhere along it. */
+  if (fabs (x - odori_timeline_x_for_frame (self, odori_document_get_frame (self->document) + 0.5)) <= 3 &&
+      odori_document_get_preview (self->document) == NULL)
+    {
+      self->mode = MODE_SCRUB;
+      return;
+    }
+
+  s = _odori_timeline_symbol_under (self, track, x);
+  if (s != NULL)
+    {
+      self->press_part = track;
+      self->press_start = s->start;
+      self->press_was_selected = _odori_timeline_sel_contains (self, track, s->start);
+      if (state & GDK_CONTROL_MASK)
+        {
+          if (self->press_was_selected)
+            _odori_timeline_sel_remove (self, track, s->start);
+          else
+            _odori_timeline_sel_add (self, track, s->start);
+        }
+      else if (state & GDK_SHIFT_MASK)
+        select_range (self, track, s->start);
+      else if (!self->press_was_selected)
+        {
+          _odori_timeline_sel_clear (self);
+          _odori_timeline_sel_add (self, track, s->start);
+        }
+      self->focus_part = track;
+      self->focus_start = s->start;
+      self->mode = MODE_PRESS_BLOCK;
+      _odori_timeline_selection_changed (self);
+      return;
+    }
+
+  /* Empty lane: a rubber band, adding to the selection with Shift or Ctrl. */
+  g_clear_pointer (&self->band_base, g_ptr_array_unref);
+  if (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK))
+    self->band_base = _odori_timeline_sel_copy (self);
+  else if (self->n_selected > 0)
+    {
+      _odori_timeline_sel_clear (self);
+      _odori_timeline_selection_changed (self);
+    }
+  self->band_x0 = self->band_x1 = x + _odori_timeline_hvalue (self);
+  self->band_y0 = self->band_y1 = y + _odori_timeline_vvalue (self);
+  self->focus_part = track;
+  self->focus_start = 0;
+  self->mode = MODE_BAND;
+  _odori_timeline_update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+begin_move (OdoriTimeline *self)
+{
+  g_clear_pointer (&self->drag_items, g_array_unref);
+  self->drag_items = g_array_new (FALSE, TRUE, sizeof (DragItem));
+  g_array_set_clear_func (self->drag_items, (GDestroyNotify) drag_item_clear);
+  self->drag_min_start = G_MAXUINT;
+  self->drag_primary = 0;
+  for (guint t = 0; t < self->selection->len; t++)
+    {
+      GArray *a = g_ptr_array_index (self->selection, t);
+
+      for (guint i = 0; i < a->len; i++)
+        {
+          OdoriScoreSymbol *s = _odori_timeline_find_symbol (self, t, g_array_index (a, guint, i));
+          DragItem item = { t, 0, NULL, 0, 0 };
+
+          if (s == NULL)
+            continue;
+          item.start = s->start;
+          item.symbol = g_strdup (s->symbol);
+          item.line = s->line;
+          item.n = _odori_timeline_sym_info (self, s->symbol)->n;
+          if (t == self->press_part && s->start == self->press_start)
+            self->drag_primary = self->drag_items->len;
+          self->drag_min_start = MIN (self->drag_min_start, s->start);
+          g_array_append_val (self->drag_items, item);
+        }
+    }
+  g_clear_pointer (&self->snap_frames, g_array_unref);
+  self->snap_frames = _odori_timeline_collect_snap_frames (self, TRUE);
+  self->drag_delta = 0;
+  self->drag_frame0 = odori_document_get_frame (self->document);
+  odori_document_set_playing (self->document, FALSE);
+  self->mode = MODE_MOVE;
+}
+
+/* The drag's edit from the items at FROM frames off their origin to TO. */
+static OdoriScoreEdit *
+drag_edit (OdoriTimeline *self,
+           int            from,
+           int            to)
+{
+  OdoriScoreEdit *edit = odori_score_edit_new (_("Move"));
+
+  for (guint i = 0; i < self->drag_items->len; i++)
+    {
+      DragItem *item = &g_array_index (self->drag_items, DragItem, i);
+      OdoriScoreSymbol s = { (guint) ((int) item->start + from), item->symbol, item->line };
+
+      odori_score_edit_move_symbol (edit, item->part, &s, (guint) ((int) item->start + to));
+    }
+  return edit;
+}
+
+/* Whether every item can land DELTA frames off its origin (no unmoved symbol there). */
+static gboolean
+move_fits (OdoriTimeline *self,
+           int            delta)
+{
+  for (guint i = 0; i < self->drag_items->len; i++)
+    {
+      DragItem *item = &g_array_index (self->drag_items, DragItem, i);
+      guint at = (guint) ((int) item->start + delta);
+
+      /* The selection is where the items are now: a selected symbol there moves too. */
+      if (_odori_timeline_find_symbol (self, item->part, at) != NULL &&
+          !_odori_timeline_sel_contains (self, item->part, at))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+sel_shift (OdoriTimeline *self,
+           int            by)
+{
+  for (guint t = 0; t < self->selection->len; t++)
+    {
+      GArray *a = g_ptr_array_index (self->selection, t);
+
+      for (guint i = 0; i < a->len; i++)
+        g_array_index (a, guint, i) = (guint) ((int) g_array_index (a, guint, i) + by);
+    }
+  if (self->focus_start != 0 && _odori_timeline_sel_contains (self, self->focus_part,
+                                                              (guint) ((int) self->focus_start + by)))
+    self->focus_start = (guint) ((int) self->focus_start + by);
+}
+
+/* Puts the dragged symbols DELTA frames off their origin, live. */
+static void
+move_to (OdoriTimeline *self,
+         int            delta)
+{
+  g_autoptr(OdoriScoreEdit) edit = NULL;
+  DragItem *primary;
+
+  if (delta == self->drag_delta || !move_fits (self, delta))
+    return;
+  edit = drag_edit (self, self->drag_delta, delta);
+  if (!odori_undo_apply_unrecorded (self->undo, edit, TRUE, NULL))
+    return;
+  sel_shift (self, delta - self->drag_delta);
+  self->drag_delta = delta;
+  /* Dragging scrubs: the viewport shows the moved symbol's first frame. */
+  primary = &g_array_index (self->drag_items, DragItem, self->drag_primary);
+  odori_document_set_frame (self->document, (guint) ((int) primary->start + delta));
+  _odori_timeline_update_accessible (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+update_move (OdoriTimeline   *self,
+             double           x,
+             GdkModifierType  state)
+{
+  DragItem *primary;
+  int delta;
+
+  if (self->drag_items->len == 0)
+    return;
+  primary = &g_array_index (self->drag_items, DragItem, self->drag_primary);
+  delta = (int) lround ((x - self->press_x) / self->ppf);
+  /* Snapping (Shift held: free). */
+  if (self->snap && !(state & GDK_SHIFT_MASK))
+    {
+      guint start = (guint) MAX ((int) primary->start + delta, 1);
+
+      delta = (int) _odori_timeline_snap_start (self, self->snap_frames, start,
+                                                primary->n) - (int) primary->start;
+    }
+  delta = MAX (delta, 1 - (int) self->drag_min_start);
+  move_to (self, delta);
+}
+
+static void
+end_move (OdoriTimeline *self)
+{
+  if (self->drag_delta != 0)
+    odori_undo_push_applied (self->undo, drag_edit (self, 0, self->drag_delta));
+  g_clear_pointer (&self->drag_items, g_array_unref);
+  g_clear_pointer (&self->snap_frames, g_array_unref);
+  _odori_timeline_selection_changed (self);
+}
+
+static void
+update_band (OdoriTimeline *self,
+             double         x,
+             double         y)
+{
+  double fx0, fx1, ry0, ry1;
+
+  self->band_x1 = x + _odori_timeline_hvalue (self);
+  self->band_y1 = y + _odori_timeline_vvalue (self);
+  /* In content coordinates: frames and rows. */
+  fx0 = 1 + (MIN (self->band_x0, self->band_x1) - HEADER_WIDTH) / self->ppf;
+  fx1 = 1 + (MAX (self->band_x0, self->band_x1) - HEADER_WIDTH) / self->ppf;
+  ry0 = (MIN (self->band_y0, self->band_y1) - RULER_HEIGHT) / ROW_HEIGHT;
+  ry1 = (MAX (self->band_y0, self->band_y1) - RULER_HEIGHT) / ROW_HEIGHT;
+
+  _odori_timeline_sel_clear (self);
+  if (self->band_base != NULL)
+    for (guint t = 0; t < self->band_base->len; t++)
+      {
+        GArray *a = g_ptr_array_index (self->band_base, t);
+
+        for (guint i = 0; i < a->len; i++)
+          _odori_timeline_sel_add (self, t, g_array_index (a, guint, i));
+      }
+  for (int t = MAX ((int) floor (ry0), 0); t <= (int) floor (ry1) &&
+       t < (int) _odori_timeline_n_parts (self); t++)
+    {
+      OdoriScorePart *part = _odori_timeline_get_part (self, t);
+      guint i = odori_score_part_lower_bound (part, (guint) MAX (floor (fx0), 1));
+
+      if (i > 0)
+        i--;
+      for (; i < part->symbols->len; i++)
+        {
+          OdoriScoreSymbol *s = _odori_timeline_symbol_at_index (part, i);
+          guint end = _odori_timeline_symbol_end (self, s);
+
+          if (i + 1 < part->symbols->len)
+            end = MIN (end, _odori_timeline_symbol_at_index (part, i + 1)->start);
+          if (s->start > fx1)
+            break;
+          if (end > fx0)
+            _odori_timeline_sel_add (self, t, s->start);
+        }
+    }
+  _odori_timeline_selection_changed (self);
+}
+
+void
+_odori_timeline_pointer_drag (OdoriTimeline   *self,
+                              double           x,
+                              double           y,
+                              GdkModifierType  state)
+{
+  g_return_if_fail (ODORI_IS_TIMELINE (self));
+
+  self->pointer_x = x;
+  switch (self->mode)
+    {
+    case MODE_SCRUB:
+      seek (self, x);
+      break;
+    case MODE_PRESS_BLOCK:
+      if (fabs (x - self->press_x) < DRAG_THRESHOLD ||
+          !_odori_timeline_sel_contains (self, self->press_part, self->press_start))
+        break;
+      begin_move (self);
+      G_GNUC_FALLTHROUGH;
+    case MODE_MOVE:
+      update_move (self, x, state);
+      break;
+    case MODE_BAND:
+      update_band (self, x, y);
+      break;
+    case MODE_NONE:
+    default:
+      break;
+    }
+}
+
+void
+_odori_timeline_pointer_release (OdoriTimeline *self,
+                                 double         x,
+                                 double         y)
+{
+  g_return_if_fail (ODORI_IS_TIMELINE (self));
+
+  switch (self->mode)
+    {
+    case MODE_MOVE:
+      end_move (self);
+      break;
+    case MODE_PRESS_BLOCK:
+      /* A plain click on a block of a larger selection selects that block alone. */
+      if (self->press_was_selected && !(self->press_state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK)) &&
+          self->n_selected > 1)
+        odori_timeline_select (self, self->press_part, self->press_start, ODORI_TIMELINE_SELECT_REPLACE);
+      break;
+    case MODE_BAND:
+    case MODE_SCRUB:
+    case MODE_NONE:
+    default:
+      break;
+    }
+  g_clear_pointer (&self->band_base, g_ptr_array_unref);
+  self->mode = MODE_NONE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+_odori_timeline_pointer_cancel (OdoriTimeline *self)
+{
+  g_return_if_fail (ODORI_IS_TIMELINE (self));
+
+  if (self->mode == MODE_MOVE && self->drag_delta != 0)
+    {
+      g_autoptr(OdoriScoreEdit) edit = drag_edit (self, self->drag_delta, 0);
+
+      if (odori_undo_apply_unrecorded (self->undo, edit, TRUE, NULL))
+        sel_shift (self, -self->drag_delta);
+      odori_document_set_frame (self->document, self->drag_frame0);
+      self->drag_delta = 0;
+    }
+  if (self->mode == MODE_MOVE)
+    end_move (self);
+  g_clear_pointer (&self->band_base, g_ptr_array_unref);
+  self->mode = MODE_NONE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+_odori_timeline_scroll (OdoriTimeline   *self,
+                        double           x,
+                        double           dy,
+                        GdkModifierType  state)
+{
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), FALSE);
+
+  if (!(state & GDK_CONTROL_MASK) || dy == 0)
+    return FALSE;
+  odori_timeline_set_pixels_per_frame (self, self->ppf * pow (1.2, -dy), x);
+  return TRUE;
+}
+
+static void
+on_drag_begin_cb (GtkGestureDrag *gesture,
+                  double          x,
+                  double          y,
+                  OdoriTimeline  *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+  _odori_timeline_pointer_press (self, x, y, state);
+  if (self->mode == MODE_NONE)
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+  else
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+on_drag_update_cb (GtkGestureDrag *gesture,
+                   double          dx,
+                   double          dy,
+                   OdoriTimeline  *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  double x, y;
+
+  gtk_gesture_drag_get_start_point (gesture, &x, &y);
+  _odori_timeline_pointer_drag (self, x + dx, y + dy, state);
+}
+
+static void
+on_drag_end_cb (GtkGestureDrag *gesture,
+                double          dx,
+                double          dy,
+                OdoriTimeline  *self)
+{
+  double x, y;
+
+  gtk_gesture_drag_get_start_point (gesture, &x, &y);
+  _odori_timeline_pointer_release (self, x + dx, y + dy);
+}
+
+static void
+on_drag_cancel_cb (GtkGesture       *gesture,
+                   GdkEventSequence *sequence,
+                   OdoriTimeline    *self)
+{
+  _odori_timeline_pointer_cancel (self);
+}
+
+static gboolean
+on_scroll_cb (GtkEventControllerScroll *controller,
+              double                    dx,
+              double                    dy,
+              OdoriTimeline            *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+
+  return _odori_timeline_scroll (self, self->pointer_x, dy, state);
+}
+
+static void
+on_motion_cb (GtkEventControllerMotion *controller,
+              double                    x,
+              double                    y,
+              OdoriTimeline            *self)
+{
+  self->pointer_x = x;
+}
+
+/* Drops from the library browser */
+
+static char *
+symbol_from_value (const GValue *value)
+{
+  if (value == NULL)
+    return NULL;
+  if (G_VALUE_HOLDS (value, ODORI_TYPE_LIBRARY_ITEM))
+    {
+      OdoriLibraryItem *item = g_value_get_object (value);
+
+      return item != NULL ? odori_library_item_dup_symbol (item) : NULL;
+    }
+  if (G_VALUE_HOLDS (value, G_TYPE_STRING))
+    return g_strdup (g_value_get_string (value));
+  return NULL;
+}
+
+void
+_odori_timeline_drop_hover (OdoriTimeline *self,
+                            const char    *symbol,
+                            double         x,
+                            double         y)
+{
+  g_autoptr(GError) why = NULL;
+
+  g_return_if_fail (ODORI_IS_TIMELINE (self));
+
+  g_clear_pointer (&self->drop_symbol, g_free);
+  g_clear_pointer (&self->drop_refusal, g_free);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (symbol == NULL || self->document == NULL)
+    return;
+  self->drop_symbol = g_strdup (symbol);
+  self->drop_part = odori_timeline_track_at_y (self, y);
+  self->drop_frame = odori_timeline_frame_at_x (self, x);
+  if (self->snap)
+    {
+      g_autoptr(GArray) frames = _odori_timeline_collect_snap_frames (self, FALSE);
+
+      self->drop_frame = _odori_timeline_snap_start (self, frames, self->drop_frame,
+                                                     _odori_timeline_sym_info (self, symbol)->n);
+    }
+  why = self->drop_part >= 0 && x >= HEADER_WIDTH
+        ? _odori_timeline_check_placement (self, self->drop_part, self->drop_frame, symbol)
+        : g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("Drop the motion on a track"));
+  if (why != NULL)
+    self->drop_refusal = g_strdup (why->message);
+}
+
+static GdkDragAction
+on_drop_motion_cb (GtkDropTarget *target,
+                   double         x,
+                   double         y,
+                   OdoriTimeline *self)
+{
+  g_autofree char *symbol = symbol_from_value (gtk_drop_target_get_value (target));
+
+  self->pointer_x = x;
+  _odori_timeline_drop_hover (self, symbol, x, y);
+  return self->drop_symbol != NULL && self->drop_refusal == NULL ? GDK_ACTION_COPY : 0;
+}
+
+static void
+on_drop_leave_cb (GtkDropTarget *target,
+                  OdoriTimeline *self)
+{
+  _odori_timeline_drop_hover (self, NULL, 0, 0);
+}
+
+static gboolean
+on_drop_cb (GtkDropTarget *target,
+            const GValue  *value,
+            double         x,
+            double         y,
+            OdoriTimeline *self)
+{
+  g_autofree char *symbol = symbol_from_value (value);
+  g_autoptr(GError) error = NULL;
+
+  _odori_timeline_drop_hover (self, NULL, 0, 0);
+  if (symbol == NULL)
+    return FALSE;
+  return odori_timeline_drop (self, symbol, x, y, &error);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Keyboard                                                                           */
+
+static void
+focus_symbol_at_playhead (OdoriTimeline *self,
+                          gboolean       select)
+{
+  OdoriScorePart *part = self->focus_part >= 0 ? _odori_timeline_get_part (self, self->focus_part) : NULL;
+  guint i;
+
+  self->focus_start = 0;
+  if (part != NULL && self->document != NULL)
+    {
+      i = odori_score_part_lower_bound (part, odori_document_get_frame (self->document) + 1);
+      if (i > 0)
+        self->focus_start = _odori_timeline_symbol_at_index (part, i - 1)->start;
+      else if (part->symbols->len > 0)
+        self->focus_start = _odori_timeline_symbol_at_index (part, 0)->start;
+    }
+  if (select && self->focus_start != 0)
+    {
+      _odori_timeline_sel_clear (self);
+      _odori_timeline_sel_add (self, self->focus_part, self->focus_start);
+    }
+  if (self->focus_start != 0)
+    odori_timeline_scroll_to (self, self->focus_part, self->focus_start);
+  _odori_timeline_selection_changed (self);
+}
+
+static void
+focus_track_action (GtkWidget  *widget,
+                    const char *name,
+                    GVariant   *param)
+{
+  OdoriTimeline *self = ODORI_TIMELINE (widget);
+  int n = (int) _odori_timeline_n_parts (self);
+
+  if (n == 0)
+    return;
+  self->focus_part = CLAMP (self->focus_part + g_variant_get_int32 (param), 0, n - 1);
+  odori_timeline_scroll_to (self, self->focus_part, self->focus_start ? self->focus_start : 1);
+  focus_symbol_at_playhead (self, FALSE);
+}
+
+static void
+focus_symbol_action (GtkWidget  *widget,
+                     const char *name,
+                     GVariant   *param)
+{
+  OdoriTimeline *self = ODORI_TIMELINE (widget);
+  OdoriScorePart *part;
+  int delta;
+  gboolean extend;
+  int i;
+
+  g_variant_get (param, "(ib)", &delta, &extend);
+  if (self->focus_part < 0 || (part = _odori_timeline_get_part (self, self->focus_part)) == NULL ||
+      part->symbols->len == 0)
+    return;
+  if (self->focus_start == 0)
+    {
+      focus_symbol_at_playhead (self, !extend);
+      if (extend && self->focus_start != 0)
+        odori_timeline_select (self, self->focus_part, self->focus_start, ODORI_TIMELINE_SELECT_ADD);
+      return;
+    }
+  i = odori_score_part_find_symbol (part, self->focus_start);
+  i = CLAMP (i + delta, 0, (int) part->symbols->len - 1);
+  odori_timeline_select (self, self->focus_part, _odori_timeline_symbol_at_index (part, i)->start,
+                         extend ? ODORI_TIMELINE_SELECT_ADD : ODORI_TIMELINE_SELECT_REPLACE);
+  odori_timeline_scroll_to (self, self->focus_part, self->focus_start);
+}
+
+static void
+select_at_playhead_action (GtkWidget  *widget,
+                           const char *name,
+                           GVariant   *param)
+{
+  focus_symbol_at_playhead (ODORI_TIMELINE (widget), TRUE);
+}
+
+static void
+toggle_focused_action (GtkWidget  *widget,
+                       const char *name,
+                       GVariant   *param)
+{
+  OdoriTimeline *self = ODORI_TIMELINE (widget);
+
+  if (self->focus_part >= 0 && self->focus_start != 0)
+    odori_timeline_select (self, self->focus_part, self->focus_start, ODORI_TIMELINE_SELECT_TOGGLE);
+}
+
+static void
+nudge_action (GtkWidget  *widget,
+              const char *name,
+              GVariant   *param)
+{
+  OdoriTimeline *self = ODORI_TIMELINE (widget);
+  int delta = g_variant_get_int32 (param);
+
+  if (g_str_equal (name, "timeline.nudge-seconds"))
+    delta *= (int) _odori_timeline_fps (self);
+  odori_timeline_move_selection (self, delta, NULL);
+}
+
+static void
+edit_action (GtkWidget  *widget,
+             const char *name,
+             GVariant   *param)
+{
+  OdoriTimeline *self = ODORI_TIMELINE (widget);
+
+  if (g_str_equal (name, "timeline.delete"))
+    odori_timeline_delete_selection (self);
+  else if (g_str_equal (name, "timeline.copy"))
+    odori_timeline_copy_selection (self);
+  else if (g_str_equal (name, "timeline.cut"))
+    odori_timeline_cut_selection (self);
+  else if (g_str_equal (name, "timeline.paste"))
+    odori_timeline_paste (self, NULL);
+  else if (g_str_equal (name, "timeline.duplicate"))
+    odori_timeline_duplicate_selection (self, NULL);
+  else if (g_str_equal (name, "timeline.select-all"))
+    odori_timeline_select_all (self);
+  else if (g_str_equal (name, "timeline.unselect-all"))
+    odori_timeline_unselect_all (self);
+  else if (g_str_equal (name, "timeline.remove-track") && self->focus_part >= 0)
+    odori_timeline_remove_track (self, self->focus_part, NULL);
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *name,
+             GVariant   *param)
+{
+  OdoriTimeline *self = ODORI_TIMELINE (widget);
+
+  if (g_str_equal (name, "timeline.zoom-in"))
+    odori_timeline_zoom (self, 1.5);
+  else if (g_str_equal (name, "timeline.zoom-out"))
+    odori_timeline_zoom (self, 1 / 1.5);
+  else
+    odori_timeline_zoom_fit (self);
+}
+
+/* Escape empties the selection; with nothing selected it goes on to the window (back
+ * to the dance from a preview). */
+static gboolean
+escape_cb (GtkWidget *widget,
+           GVariant  *args,
+           gpointer   user_data)
+{
+  OdoriTimeline *self = ODORI_TIMELINE (widget);
+
+  if (self->mode == MODE_MOVE)
+    {
+      _odori_timeline_pointer_cancel (self);
+      return TRUE;
+    }
+  if (self->n_selected == 0)
+    return FALSE;
+  odori_timeline_unselect_all (self);
+  return TRUE;
+}
+
+/* The keyboard: widget actions and their bindings (called from class_init). */
+void
+_odori_timeline_class_init_input (GtkWidgetClass *widget_class)
+{
+  static const char *edit_actions[] = {
+    "timeline.delete", "timeline.copy", "timeline.cut", "timeline.paste", "timeline.duplicate",
+    "timeline.select-all", "timeline.unselect-all", "timeline.remove-track",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (edit_actions); i++)
+    gtk_widget_class_install_action (widget_class, edit_actions[i], NULL, edit_action);
+  gtk_widget_class_install_action (widget_class, "timeline.focus-track", "i", focus_track_action);
+  gtk_widget_class_install_action (widget_class, "timeline.focus-symbol", "(ib)", focus_symbol_action);
+  gtk_widget_class_install_action (widget_class, "timeline.select-at-playhead", NULL,
+                                   select_at_playhead_action);
+  gtk_widget_class_install_action (widget_class, "timeline.toggle-focused", NULL, toggle_focused_action);
+  gtk_widget_class_install_action (widget_class, "timeline.nudge", "i", nudge_action);
+  gtk_widget_class_install_action (widget_class, "timeline.nudge-seconds", "i", nudge_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_property_action (widget_class, "timeline.snap", "snap");
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "timeline.delete", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "timeline.delete", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_BackSpace, 0, "timeline.delete", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "timeline.copy", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_x, GDK_CONTROL_MASK, "timeline.cut", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_v, GDK_CONTROL_MASK, "timeline.paste", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK, "timeline.duplicate", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK, "timeline.select-all",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.unselect-all", NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_cb, NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.focus-track", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.focus-track", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "timeline.focus-symbol",
+                                       "(ib)", -1, FALSE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "timeline.focus-symbol",
+                                       "(ib)", 1, FALSE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK | GDK_SHIFT_MASK,
+                                       "timeline.focus-symbol", "(ib)", -1, TRUE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK | GDK_SHIFT_MASK,
+                                       "timeline.focus-symbol", "(ib)", 1, TRUE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "timeline.select-at-playhead", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "timeline.select-at-playhead",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_space, GDK_CONTROL_MASK,
+                                       "timeline.toggle-focused", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_CONTROL_MASK, "timeline.nudge", "i",
+                                       -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_CONTROL_MASK, "timeline.nudge", "i",
+                                       1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.nudge-seconds", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "timeline.nudge-seconds", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "timeline.zoom-in",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "timeline.zoom-in",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, GDK_CONTROL_MASK, "timeline.zoom-in",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "timeline.zoom-out",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK,
+                                       "timeline.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "timeline.zoom-fit", NULL);
+}
+
+/* The pointer, scrolling and drops: the controllers (called from init). */
+void
+_odori_timeline_init_input (OdoriTimeline *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  GType drop_types[] = { ODORI_TYPE_LIBRARY_ITEM, G_TYPE_STRING };
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin_cb), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update_cb), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end_cb), self);
+  g_signal_connect (drag, "cancel", G_CALLBACK (on_drag_cancel_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll_cb), self);
+  gtk_widget_add_controller (widget, scroll);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion_cb), self);
+  gtk_widget_add_controller (widget, motion);
+
+  gtk_drop_target_set_gtypes (drop, drop_types, G_N_ELEMENTS (drop_types));
+  gtk_drop_target_set_preload (drop, TRUE);
+  g_signal_connect (drop, "motion", G_CALLBACK (on_drop_motion_cb), self);
+  g_signal_connect (drop, "enter", G_CALLBACK (on_drop_motion_cb), self);
+  g_signal_connect (drop, "leave", G_CALLBACK (on_drop_leave_cb), self);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drop));
+}
