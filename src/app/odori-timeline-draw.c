@@ -398,6 +398,11 @@ snapshot_seams (OdoriTimeline *self,
     { 0.88f, 0.11f, 0.14f, 1 },
   };
 
+  guint last_part = G_MAXUINT;
+  double last_x = 0;
+  int last_rank = 0;
+
+  /* The report is in track order, then frame order. */
   for (guint k = 0; k < self->seams->len; k++)
     {
       const Seam *seam = &g_array_index (self->seams, Seam, k);
@@ -411,6 +416,12 @@ snapshot_seams (OdoriTimeline *self,
         continue;
       rank = seam_rank (seam);
       x = odori_timeline_x_for_frame (self, seam->frame);
+      /* Marks closer than six pixels (a whole score in view) show the worst of them. */
+      if (seam->part == last_part && x - last_x < 6 && rank <= last_rank)
+        continue;
+      last_part = seam->part;
+      last_x = x;
+      last_rank = rank;
       y = _odori_timeline_row_top (self, seam->part);
       if (rank == 2)
         {

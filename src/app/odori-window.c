@@ -670,6 +670,9 @@ odori_window_init (OdoriWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->undo, "edit-done", G_CALLBACK (on_undo_changed_cb),
                            self, G_CONNECT_SWAPPED);
+  /* Paste follows what the clipboard holds. */
+  g_signal_connect_object (gtk_widget_get_clipboard (GTK_WIDGET (self)), "changed",
+                           G_CALLBACK (on_undo_changed_cb), self, G_CONNECT_SWAPPED);
   create_viewport (self);
 
   self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
