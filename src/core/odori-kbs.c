@@ -509,6 +509,14 @@ parse_xml (const char     *path,
    * outside the file is ever read. */
   doc = xmlCtxtReadMemory (ctxt, data, (int) len, path, forced, options);
   first_error = g_steal_pointer (&guard.first_error);
+  if (first_error != NULL && !g_utf8_validate (first_error, -1, NULL))
+    {
+      /* libxml2 quotes the input in its messages: keep ours valid UTF-8 */
+      char *valid = g_utf8_make_valid (first_error, -1);
+
+      g_free (first_error);
+      first_error = valid;
+    }
 
   if (guard.dtd)
     {

@@ -1001,6 +1001,14 @@ parse_xml (const char  *path,
                            XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                            XML_PARSE_BIG_LINES);
   first_error = g_steal_pointer (&guard.first_error);
+  if (first_error != NULL && !g_utf8_validate (first_error, -1, NULL))
+    {
+      /* libxml2 quotes the input in its messages: keep ours valid UTF-8 */
+      char *valid = g_utf8_make_valid (first_error, -1);
+
+      g_free (first_error);
+      first_error = valid;
+    }
   if (guard.entity_declared)
     {
       set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, guard.line,
