@@ -25,6 +25,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-bva.h"
+#include "odori-text-private.h"
 
 G_DEFINE_QUARK (odori-bva-error-quark, odori_bva_error)
 
@@ -152,11 +153,13 @@ is_segment_line (const char *line,
   return is_segment_key (odori_skip_blanks (line, end), end);
 }
 
-/* Counts the lines that is_segment_line() accepts, without reading the file line by line.
- * The count is exact: the parser treats every such line as a header (or fails). */
+/* Counts the lines that is_segment_line() accepts, without reading the file line by line,
+ * and appends the offset where each starts to STARTS (if not NULL). The count is exact:
+ * the parser treats every such line as a header (or fails). */
 static guint
 count_segments (const char *data,
-                gsize       len)
+                gsize       len,
+                GArray     *starts)
 {
   const char *end = data + len;
   const char *s = data;
@@ -179,7 +182,15 @@ count_segments (const char *data,
       while (b > data && is_blank_char (b[-1]))
         b--;
       if (b == data || b[-1] == '\n' || b[-1] == '\r')
-        n++;
+        {
+          n++;
+          if (starts != NULL)
+            {
+              gsize at = b - data;
+
+              g_array_append_val (starts, at);
+            }
+        }
       s = hit + 7;
     }
   return n;
@@ -810,10 +821,11 @@ warn_short_segments (BvaParser *p,
     }
 }
 
-OdoriMotion *
-odori_bva_load_text (OdoriTextFile *file,
-                     GPtrArray     *warnings,
-                     GError       **error)
+/* The reader for one file, one segment after the other. */
+static OdoriMotion *
+load_sequential (OdoriTextFile *file,
+                 GPtrArray     *warnings,
+                 GError       **error)
 {
   g_autoptr(GHashTable) names = NULL;
   g_autofree SegmentInfo *info = NULL;
@@ -822,16 +834,13 @@ odori_bva_load_text (OdoriTextFile *file,
   const char *data;
   gboolean ok = TRUE;
 
-  g_return_val_if_fail (file != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
   data = odori_text_file_get_data (file, &p.file_len);
   p.path = odori_text_file_get_path (file);
   if (p.path == NULL)
     p.path = "(data)";
   /* Every valid header takes MIN_HEADER_BYTES, so more headers than that cannot all be
    * valid: the parser fails before it needs more than this many. */
-  p.n_alloc = MIN (count_segments (data, p.file_len), p.file_len / MIN_HEADER_BYTES + 1);
+  p.n_alloc = MIN (count_segments (data, p.file_len, NULL), p.file_len / MIN_HEADER_BYTES + 1);
   info = p.info = g_new0 (SegmentInfo, MAX (p.n_alloc, 1));
   names = p.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
@@ -859,6 +868,192 @@ odori_bva_load_text (OdoriTextFile *file,
   g_free (motion->path);
   motion->path = g_strdup (p.path);
   return g_steal_pointer (&motion);
+}
+
+/* The parallel reader. Segment blocks are independent, and count_segments() finds where
+ * each starts: the headers are read first, one after the other (they are a few lines
+ * each), the motion is allocated once for the longest segment, and then the threads read
+ * the frame lines of a share of the segments each, every segment into its own column of
+ * the motion. It handles valid files only: at the first sign of anything else (text
+ * before the first segment, a bad header or frame line, a line left over after a
+ * segment's frames) it gives up and the sequential reader reads the file again, so that
+ * errors and their line numbers are exactly the sequential reader's. */
+
+typedef struct
+{
+  OdoriTextFile *file;
+  BvaParser     *p;            /* shared, read-only here: path, motion */
+  SegmentHeader *headers;
+  const gsize   *frames_at;    /* offset of each segment's first frame line */
+  const gsize   *ends;         /* offset where each segment's block ends */
+  guint          first, last;  /* the segments [first, last) */
+  gboolean       ok;
+} BvaShare;
+
+static gpointer
+read_share (gpointer data)
+{
+  BvaShare *share = data;
+
+  share->ok = TRUE;
+  for (guint s = share->first; s < share->last && share->ok; s++)
+    {
+      BvaParser w = *share->p;
+
+      odori_line_reader_init_range (&w.reader, share->file, share->frames_at[s],
+                                    share->ends[s], 0);
+      share->ok = read_frames (&w, &share->headers[s], s, NULL) &&
+                  !next_content_line (&w.reader);
+    }
+  return NULL;
+}
+
+static gboolean
+load_parallel (OdoriTextFile  *file,
+               guint           n_threads,
+               GPtrArray      *warnings,
+               OdoriMotion   **out)
+{
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr(GHashTable) names = NULL;
+  g_autofree SegmentInfo *info = NULL;
+  g_autofree SegmentHeader *headers = NULL;
+  g_autofree gsize *frames_at = NULL;
+  g_autofree gsize *ends = NULL;
+  g_autofree BvaShare *shares = NULL;
+  g_autofree GThread **threads = NULL;
+  g_autoptr(OdoriMotion) motion = NULL;
+  BvaParser p = { 0 };
+  OdoriLineReader lead;
+  const char *data;
+  guint n, max_frames = 0;
+  gboolean ok = TRUE;
+
+  data = odori_text_file_get_data (file, &p.file_len);
+  p.path = odori_text_file_get_path (file);
+  if (p.path == NULL)
+    p.path = "(data)";
+  n = count_segments (data, p.file_len, starts);
+  if (n < 2 || n > p.file_len / MIN_HEADER_BYTES + 1)
+    return FALSE;
+  odori_line_reader_init_range (&lead, file, 0, g_array_index (starts, gsize, 0), 0);
+  if (next_content_line (&lead))
+    return FALSE;
+
+  p.n_alloc = n;
+  info = p.info = g_new0 (SegmentInfo, n);
+  names = p.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  headers = g_new0 (SegmentHeader, n);
+  frames_at = g_new (gsize, n);
+  ends = g_new (gsize, n);
+
+  /* The headers, in file order (check_header compares each with those before it). */
+  for (guint s = 0; s < n && ok; s++)
+    {
+      SegmentHeader *h = &headers[s];
+
+      ends[s] = s + 1 < n ? g_array_index (starts, gsize, s + 1) : p.file_len;
+      odori_line_reader_init_range (&p.reader, file, g_array_index (starts, gsize, s),
+                                    ends[s], 0);
+      ok = next_content_line (&p.reader) &&
+           read_segment_name (&p, h, NULL) &&
+           read_frames_header (&p, h, NULL) &&
+           read_frame_time (&p, h, NULL) &&
+           read_field_names (&p, h, NULL) &&
+           read_units (&p, h, NULL) &&
+           check_header (&p, h, NULL);
+      if (!ok)
+        break;
+      frames_at[s] = odori_line_reader_offset (&p.reader);
+      /* Frame lines take at least two bytes a field: a header that announces more than
+       * its block holds fails (sequentially, with the right message). */
+      if ((guint64) h->n_frames * 2 * h->n_fields > ends[s] - frames_at[s] + 1)
+        ok = FALSE;
+      max_frames = MAX (max_frames, h->n_frames);
+      p.info[s].n_frames = h->n_frames;
+      g_hash_table_insert (p.names, g_strdup (h->name), GUINT_TO_POINTER (0));
+      p.n_read++;
+    }
+
+  if (ok)
+    {
+      motion = p.motion = odori_motion_new (n, max_frames, p.frame_time, NULL);
+      ok = motion != NULL;
+    }
+  if (ok)
+    {
+      guint n_shares = MIN (n_threads, n);
+      guint s = 0;
+
+      for (guint k = 0; k < n; k++)
+        {
+          odori_motion_set_segment_name (motion, k, headers[k].name);
+          motion->segments[k].n_fields = headers[k].n_fields;
+          memcpy (motion->segments[k].fields, headers[k].fields, sizeof headers[k].fields);
+          memcpy (motion->segments[k].units, headers[k].units, sizeof headers[k].units);
+        }
+
+      /* Shares of about equal bytes, in whole segments. */
+      shares = g_new0 (BvaShare, n_shares);
+      threads = g_new0 (GThread *, n_shares);
+      for (guint t = 0; t < n_shares; t++)
+        {
+          gsize until = p.file_len / n_shares * (t + 1);
+
+          shares[t] = (BvaShare) { file, &p, headers, frames_at, ends, s, s, FALSE };
+          while (s < n && n - s > n_shares - 1 - t && (s == shares[t].first || ends[s - 1] < until))
+            s++;
+          shares[t].last = s;
+        }
+      shares[n_shares - 1].last = n;
+      for (guint t = 1; t < n_shares; t++)
+        threads[t] = g_thread_try_new ("odori-bva", read_share, &shares[t], NULL);
+      read_share (&shares[0]);
+      for (guint t = 1; t < n_shares; t++)
+        {
+          if (threads[t] != NULL)
+            g_thread_join (threads[t]);
+          else
+            read_share (&shares[t]);
+          ok = ok && shares[t].ok;
+        }
+      ok = ok && shares[0].ok;
+    }
+
+  for (guint s = 0; s < n; s++)
+    g_free (headers[s].name);
+  if (!ok)
+    return FALSE;
+
+  /* The short-segment warnings need the line numbers, unknown until now. */
+  for (guint s = 0; s < n; s++)
+    if (warnings != NULL && p.info[s].n_frames != motion->n_frames)
+      p.info[s].line = odori_text_file_line_at (file, g_array_index (starts, gsize, s));
+  warn_short_segments (&p, warnings);
+  g_free (motion->path);
+  motion->path = g_strdup (p.path);
+  odori_text_count_parallel_load ();
+  *out = g_steal_pointer (&motion);
+  return TRUE;
+}
+
+OdoriMotion *
+odori_bva_load_text (OdoriTextFile *file,
+                     GPtrArray     *warnings,
+                     GError       **error)
+{
+  OdoriMotion *motion = NULL;
+  guint n_threads;
+  gsize len;
+
+  g_return_val_if_fail (file != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  odori_text_file_get_data (file, &len);
+  n_threads = odori_text_load_threads (len);
+  if (n_threads > 1 && load_parallel (file, n_threads, warnings, &motion))
+    return motion;
+  return load_sequential (file, warnings, error);
 }
 
 OdoriMotion *

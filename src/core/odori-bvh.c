@@ -40,6 +40,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-bvh.h"
+#include "odori-text-private.h"
 
 /* Deeper than any skeleton (a hand has 4 levels below a ~10-level spine). */
 #define MAX_DEPTH 256
@@ -1001,6 +1002,137 @@ parse_frames (BvhParser    *self,
   return TRUE;
 }
 
+/* The frame lines on several threads. The lines left are split into parts of whole lines;
+ * each part counts its lines first (a memchr a line), which numbers every part's first
+ * frame, and then reads them into its frames. It handles valid files only: one frame a
+ * line, blank lines at the end at most, as many lines as Frames: says. Anything else (a
+ * bad line, a blank line that would shift the numbering, too many or too few lines)
+ * makes it give up, and the sequential reader reads the frames again, with the right
+ * message and line number. */
+
+typedef struct
+{
+  BvhParser       parser;     /* a copy with its own reader; joints are shared, read-only */
+  OdoriMotion    *motion;
+  guint64         n_frames;   /* of the whole motion */
+  guint64         first_frame;
+  guint64         n_lines;
+  gboolean        last;
+  gboolean        ok;
+} BvhShare;
+
+static gpointer
+count_share (gpointer data)
+{
+  BvhShare *share = data;
+
+  share->n_lines = odori_line_reader_count_lines (&share->parser.reader);
+  return NULL;
+}
+
+static gpointer
+read_share (gpointer data)
+{
+  BvhShare *share = data;
+  BvhParser *self = &share->parser;
+  g_autofree double *values = g_new (double, MAX (self->n_values, 1));
+  const BvhJoint *joints = (const BvhJoint *) (gpointer) self->joints->data;
+  guint64 frame = share->first_frame;
+  gboolean blank = FALSE;
+
+  share->ok = FALSE;
+  while (odori_line_reader_next (&self->reader))
+    {
+      const char *line = self->reader.line;
+      gsize len = self->reader.len;
+
+      if (odori_skip_blanks (line, line + len) == line + len)
+        {
+          if (!share->last)
+            return NULL;
+          blank = TRUE;
+          continue;
+        }
+      if (blank || frame >= share->n_frames ||
+          !parse_frame_line (self, line, len, frame, values, NULL))
+        return NULL;
+      convert_frame (share->motion, joints, frame, values);
+      if (!check_frame_range (self, share->motion, frame, NULL))
+        return NULL;
+      frame++;
+    }
+  share->ok = share->last ? frame == share->n_frames
+                          : frame == share->first_frame + share->n_lines;
+  return NULL;
+}
+
+static void
+run_shares (BvhShare  *shares,
+            guint      n,
+            GThreadFunc func)
+{
+  g_autofree GThread **threads = g_new0 (GThread *, n);
+
+  for (guint t = 1; t < n; t++)
+    threads[t] = g_thread_try_new ("odori-bvh", func, &shares[t], NULL);
+  func (&shares[0]);
+  for (guint t = 1; t < n; t++)
+    {
+      if (threads[t] != NULL)
+        g_thread_join (threads[t]);
+      else
+        func (&shares[t]);
+    }
+}
+
+static gboolean
+parse_frames_parallel (BvhParser     *self,
+                       OdoriTextFile *file,
+                       OdoriMotion   *motion,
+                       guint64        n_frames,
+                       guint          n_threads)
+{
+  g_autofree BvhShare *shares = g_new0 (BvhShare, n_threads);
+  gsize from = odori_line_reader_offset (&self->reader);
+  gsize to = from + odori_line_reader_remaining (&self->reader);
+  gsize start = from;
+  guint64 first = 0;
+  guint n = 0;
+
+  for (guint t = 0; t < n_threads && start < to; t++)
+    {
+      gsize until = t + 1 == n_threads
+                    ? to
+                    : odori_line_reader_line_start (&self->reader,
+                                                    from + (to - from) / n_threads * (t + 1));
+
+      if (until <= start)
+        continue;
+      shares[n].parser = *self;
+      shares[n].motion = motion;
+      shares[n].n_frames = n_frames;
+      odori_line_reader_init_range (&shares[n].parser.reader, file, start, until, 0);
+      n++;
+      start = until;
+    }
+  if (n < 2)
+    return FALSE;
+  shares[n - 1].last = TRUE;
+
+  run_shares (shares, n - 1, count_share);
+  for (guint t = 0; t < n; t++)
+    {
+      shares[t].first_frame = first;
+      first += shares[t].n_lines;
+    }
+  run_shares (shares, n, read_share);
+  for (guint t = 0; t < n; t++)
+    if (!shares[t].ok)
+      return FALSE;
+  odori_text_count_parallel_load ();
+  return TRUE;
+}
+
 /* Loading */
 
 static void
@@ -1112,8 +1244,18 @@ odori_bvh_load_text (OdoriTextFile *file,
   bvh_parser_init (&parser, file, warnings);
   ok = parse_hierarchy (&parser, error) &&
        parse_motion_header (&parser, &n_frames, &frame_time, error) &&
-       allocate_motion (&parser, n_frames, frame_time, &motion, error) &&
-       parse_frames (&parser, motion, n_frames, error);
+       allocate_motion (&parser, n_frames, frame_time, &motion, error);
+  if (ok)
+    {
+      gsize len;
+      guint n_threads;
+
+      odori_text_file_get_data (file, &len);
+      n_threads = odori_text_load_threads (len);
+      if (motion == NULL || n_threads < 2 ||
+          !parse_frames_parallel (&parser, file, motion, n_frames, n_threads))
+        ok = parse_frames (&parser, motion, n_frames, error);
+    }
   bvh_parser_clear (&parser);
 
   if (!ok)

@@ -17,4 +17,13 @@ G_BEGIN_DECLS
  * Process-wide and not thread-safe: for single-threaded tests only. */
 void odori_output_set_test_fail_after (gsize limit);
 
+/* Readers parse with N threads from now on, whatever the file's size (0: as
+ * odori_text_load_threads() decides). For tests comparing the parallel readers with the
+ * sequential ones on small files. */
+void odori_text_set_test_load_threads (guint n);
+/* Loads that the parallel readers finished without handing over to the sequential ones
+ * (so that tests can tell which path a file took). */
+guint odori_text_get_test_parallel_loads (void);
+void  odori_text_count_parallel_load (void);
+
 G_END_DECLS

@@ -479,6 +479,18 @@ odori_text_file_get_data (OdoriTextFile *file,
 
 /* Line reader */
 
+/* Old Mac files end lines with a lone CR. The first line end decides: a CR not followed
+ * by LF before any LF means CR line ends for the whole file; otherwise lines end at LF
+ * and one CR before it is dropped. One memchr per line instead of two. */
+static gboolean
+text_file_cr_only (OdoriTextFile *file)
+{
+  const char *nl = memchr (file->data, '\n', file->len);
+  const char *cr = memchr (file->data, '\r', nl ? (gsize) (nl - file->data) : file->len);
+
+  return cr != NULL && cr + 1 != nl;
+}
+
 void
 odori_line_reader_init (OdoriLineReader *reader,
                         OdoriTextFile   *file)
@@ -491,16 +503,132 @@ odori_line_reader_init (OdoriLineReader *reader,
   reader->cur = file->data;
   reader->end = file->data + file->len;
   reader->released = file->data;
+  reader->cr_only = text_file_cr_only (file);
+}
 
-  /* Old Mac files end lines with a lone CR. The first line end decides: a CR not
-   * followed by LF before any LF means CR line ends for the whole file; otherwise lines
-   * end at LF and one CR before it is dropped. One memchr per line instead of two. */
-  {
-    const char *nl = memchr (reader->cur, '\n', file->len);
-    const char *cr = memchr (reader->cur, '\r', nl ? (gsize) (nl - reader->cur) : file->len);
+void
+odori_line_reader_init_range (OdoriLineReader *reader,
+                              OdoriTextFile   *file,
+                              gsize            from,
+                              gsize            to,
+                              guint            lineno)
+{
+  g_return_if_fail (from <= to && to <= file->len);
 
-    reader->cr_only = cr != NULL && cr + 1 != nl;
-  }
+  odori_line_reader_init (reader, file);
+  reader->cur = file->data + from;
+  reader->end = file->data + to;
+  reader->released = reader->cur;
+  reader->lineno = lineno > 0 ? lineno - 1 : 0;
+}
+
+gsize
+odori_line_reader_offset (OdoriLineReader *reader)
+{
+  return reader->cur - reader->file->data;
+}
+
+guint64
+odori_line_reader_count_lines (OdoriLineReader *reader)
+{
+  char eol = reader->cr_only ? '\r' : '\n';
+  const char *s = reader->cur;
+  guint64 n = 0;
+
+  while (s < reader->end && (s = memchr (s, eol, reader->end - s)) != NULL)
+    {
+      n++;
+      s++;
+    }
+  /* the last line may have no end */
+  if (reader->end > reader->cur && reader->end[-1] != eol)
+    n++;
+  return n;
+}
+
+gsize
+odori_line_reader_line_start (OdoriLineReader *reader,
+                              gsize            offset)
+{
+  const char *data = reader->file->data;
+  const char *s = data + offset;
+  const char *hit;
+
+  if (s <= reader->cur)
+    return reader->cur - data;
+  if (s >= reader->end)
+    return reader->end - data;
+  if (s[-1] == (reader->cr_only ? '\r' : '\n'))
+    return offset;
+  hit = memchr (s, reader->cr_only ? '\r' : '\n', reader->end - s);
+  return hit != NULL ? (gsize) (hit + 1 - data) : (gsize) (reader->end - data);
+}
+
+guint
+odori_text_file_line_at (OdoriTextFile *file,
+                         gsize          offset)
+{
+  char eol = text_file_cr_only (file) ? '\r' : '\n';
+  const char *s = file->data;
+  const char *end = file->data + MIN (offset, file->len);
+  guint n = 1;
+
+  while ((s = memchr (s, eol, end - s)) != NULL)
+    {
+      n++;
+      s++;
+    }
+  return n;
+}
+
+static gint test_load_threads = 0;
+static gint parallel_loads = 0;
+
+guint
+odori_text_get_test_parallel_loads (void)
+{
+  return g_atomic_int_get (&parallel_loads);
+}
+
+void
+odori_text_count_parallel_load (void)
+{
+  g_atomic_int_inc (&parallel_loads);
+}
+
+void
+odori_text_set_test_load_threads (guint n)
+{
+  g_atomic_int_set (&test_load_threads, (gint) MIN (n, 64));
+}
+
+guint
+odori_text_load_threads (gsize len)
+{
+  /* Below this a thread's start costs more than it saves. */
+  const gsize min_len = 4u << 20;
+  static gint forced = -1;
+  gint n = g_atomic_int_get (&test_load_threads);
+
+  if (n > 0)
+    return n;
+  n = g_atomic_int_get (&forced);
+
+  if (n < 0)
+    {
+      const char *env = g_getenv ("ODORI_LOAD_THREADS");
+      guint64 v = 0;
+
+      n = 0;
+      if (env != NULL && g_ascii_string_to_unsigned (env, 10, 1, 64, &v, NULL))
+        n = (gint) v;
+      g_atomic_int_set (&forced, n);
+    }
+  if (n > 0)
+    return n;
+  if (len < min_len)
+    return 1;
+  return CLAMP (g_get_num_processors (), 1, 8);
 }
 
 static void

@@ -84,6 +84,31 @@ void           odori_line_reader_init        (OdoriLineReader *reader,
 gboolean       odori_line_reader_next        (OdoriLineReader *reader);
 /* Bytes of the file not yet consumed (an upper bound for sizing allocations). */
 gsize          odori_line_reader_remaining   (OdoriLineReader *reader);
+/* A reader over the bytes [FROM, TO) of FILE's text only, FROM at the start of a line,
+ * whose first line gets the number LINENO (0 when it is not known: lines are then
+ * numbered from 1): for readers that parse parts of one file on several threads, each
+ * part with its own reader. Line ends are those of the whole file. */
+void           odori_line_reader_init_range  (OdoriLineReader *reader,
+                                              OdoriTextFile   *file,
+                                              gsize            from,
+                                              gsize            to,
+                                              guint            lineno);
+/* Offset in the file's text of the first byte not yet consumed. */
+gsize          odori_line_reader_offset      (OdoriLineReader *reader);
+/* The lines next() would still return, counted without reading them. */
+guint64        odori_line_reader_count_lines (OdoriLineReader *reader);
+/* The offset where the first line that starts at or after OFFSET starts (the reader's
+ * end if none does): where to split the rest of READER into parts of whole lines. */
+gsize          odori_line_reader_line_start  (OdoriLineReader *reader,
+                                              gsize            offset);
+/* The 1-based number of the line holding the byte at OFFSET of FILE's text (counts the
+ * line ends before it: reads the file up to there). */
+guint          odori_text_file_line_at       (OdoriTextFile   *file,
+                                              gsize            offset);
+/* How many threads a reader should parse LEN bytes with: 1 for files under 4 MiB, else
+ * the processors there are (at most 8). The environment variable ODORI_LOAD_THREADS=N
+ * sets it for every size (the benchmark reports N=1 beside the default). */
+guint          odori_text_load_threads       (gsize            len);
 
 /* Numbers. The parser reads one number starting exactly at *p (no leading blanks) and
  * stopping at END: `1`, `-0.5`, `.5`, `+2.`, `1e-3`. It never reads `nan`/`inf`/hex.
