@@ -73,6 +73,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     return 0;
 
   motion = odori_bva_load_text (file, warnings, &error);
+  fuzz_check_parallel (odori_bva_load_text, file, motion, error ? error->message : NULL, warnings->len);
   if (motion == NULL)
     {
       fuzz_check_error (error, NAME);

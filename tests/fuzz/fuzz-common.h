@@ -118,3 +118,47 @@ fuzz_reopen (const char  *name,
     fuzz_fail ("what Odori wrote is not readable text: %s", error->message);
   return file;
 }
+
+/* Differential check of the parallel readers (which big files take): FILE read again on
+ * three threads must give what the sequential read gave, MOTION (bit for bit) or the
+ * error with MESSAGE, and as many warnings as N_WARNINGS. */
+#include "odori-motion.h"
+#include "odori-text-private.h"
+
+typedef OdoriMotion *(*FuzzLoadFunc) (OdoriTextFile *, GPtrArray *, GError **);
+
+static inline void
+fuzz_check_parallel (FuzzLoadFunc       load,
+                     OdoriTextFile     *file,
+                     const OdoriMotion *motion,
+                     const char        *message,
+                     guint              n_warnings)
+{
+  g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriMotion) par = NULL;
+
+  odori_text_set_test_load_threads (3);
+  par = load (file, warnings, &error);
+  odori_text_set_test_load_threads (0);
+  if ((par == NULL) != (motion == NULL))
+    fuzz_fail ("sequential: %s; on 3 threads: %s", message ? message : "loaded",
+               error ? error->message : "loaded");
+  if (motion == NULL)
+    {
+      if (g_strcmp0 (message, error->message) != 0)
+        fuzz_fail ("sequential: %s; on 3 threads: %s", message, error->message);
+      return;
+    }
+  if (warnings->len != n_warnings)
+    fuzz_fail ("%u warnings sequentially, %u on 3 threads", n_warnings, warnings->len);
+  if (par->n_frames != motion->n_frames || par->n_segments != motion->n_segments ||
+      memcmp (par->transforms, motion->transforms,
+              sizeof (OdoriTransform) * motion->n_frames * motion->n_segments) != 0)
+    fuzz_fail ("the parallel reader read another motion (%u x %u, sequentially %u x %u)",
+               par->n_frames, par->n_segments, motion->n_frames, motion->n_segments);
+  for (guint s = 0; s < motion->n_segments; s++)
+    if (g_strcmp0 (par->segments[s].name, motion->segments[s].name) != 0)
+      fuzz_fail ("segment %u: \"%s\" on 3 threads, \"%s\" sequentially", s,
+                 par->segments[s].name, motion->segments[s].name);
+}
