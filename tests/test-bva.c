@@ -849,6 +849,40 @@ remove_tmp_dir (void)
   g_rmdir (tmp_dir);
 }
 
+/* The reader's unrolled ZXY rotation gives exactly the floats of odori_euler_to_quat. */
+static void
+test_rotation_exact (void)
+{
+  g_autoptr(GString) text = g_string_new ("Segment: A\nFrames: 500\nFrame Time: 0.01\n"
+                                          "XROT YROT ZROT\nDEGREES DEGREES DEGREES\n");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(OdoriMotion) m = NULL;
+  double angles[500][3];
+
+  for (guint f = 0; f < 500; f++)
+    {
+      for (guint k = 0; k < 3; k++)
+        {
+          /* some exact zeros, the rest anywhere in (-360, 360) with six decimals */
+          angles[f][k] = g_rand_int_range (rand, 0, 5) == 0
+                         ? 0 : g_rand_int_range (rand, -360000000, 360000000) / 1e6;
+        }
+      g_string_append_printf (text, "%.6f %.6f %.6f\n", angles[f][0], angles[f][1],
+                              angles[f][2]);
+    }
+  m = load_ok ("exact.bva", text->str);
+  for (guint f = 0; f < 500; f++)
+    {
+      double zxy[3] = { angles[f][2], angles[f][0], angles[f][1] };
+      const float *q = odori_motion_get (m, f, 0)->rotation;
+      float expected[4];
+
+      odori_euler_to_quat ("ZXY", zxy, expected);
+      for (guint k = 0; k < 4; k++)
+        g_assert_cmpfloat (q[k], ==, expected[k]);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -862,6 +896,7 @@ main (int   argc,
   g_assert_no_error (error);
 
   g_test_add_func ("/bva/load/known-pose", test_load_known_pose);
+  g_test_add_func ("/bva/load/rotation-exact", test_rotation_exact);
   g_test_add_func ("/bva/load/line-ends", test_load_line_ends);
   g_test_add_func ("/bva/load/field-order-units", test_field_order_units);
   g_test_add_func ("/bva/load/field-subset", test_field_subset);

@@ -112,6 +112,68 @@ test_parse_bit_exact (void)
   g_rand_free (rand);
 }
 
+/* odori_parse_double_ahead agrees with odori_parse_double bit for bit, stops at the same
+ * byte, and fails where it fails: random decimals of every width, odd forms, numbers cut
+ * by END with digits after it, and numbers near the end of the readable buffer. */
+static void
+check_ahead (const char *buf,
+             gsize       len,
+             gsize       end_at)
+{
+  const char *p1 = buf, *p2 = buf;
+  double v1 = -7, v2 = -7;
+  gboolean ok1 = odori_parse_double (&p1, buf + end_at, &v1);
+  gboolean ok2 = odori_parse_double_ahead (&p2, buf + end_at, buf + len, &v2);
+
+  if (ok1 != ok2 || p1 != p2 || memcmp (&v1, &v2, sizeof v1) != 0)
+    g_error ("\"%.*s\" (end %zu): %d %.17g +%td, ahead %d %.17g +%td", (int) len, buf,
+             end_at, ok1, v1, p1 - buf, ok2, v2, p2 - buf);
+}
+
+static void
+test_parse_ahead (void)
+{
+  static const char *forms[] = {
+    "0", "-0", "+1", ".5", "-.5", "5.", "-", "+", ".", "-.", "1e5", "1.5E-3", "1e", "12345678",
+    "123456789", "1.12345678", "0.000000", "-27.510646", "100.000000", "99999999.9",
+    "1234567.1234567", "1x", "1.x", "--1", "+-1", "0x10", "nan", "  1", "1..2", "7.5.",
+  };
+  GRand *rand = g_rand_new_with_seed (2026);
+  char buf[96];
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      gsize n = strlen (forms[i]);
+
+      /* followed by a blank, by a line end, by digits beyond END, and at the buffer's end */
+      memset (buf, ' ', sizeof buf);
+      memcpy (buf, forms[i], n);
+      check_ahead (buf, sizeof buf, n + 1);
+      buf[n] = '\n';
+      check_ahead (buf, sizeof buf, n);
+      memset (buf + n, '7', 16);
+      for (gsize cut = 0; cut <= n; cut++)
+        check_ahead (buf, sizeof buf, cut);
+      check_ahead (buf, n, n);
+    }
+  for (guint i = 0; i < 300000; i++)
+    {
+      int decimals = g_rand_int_range (rand, 0, 10);
+      double x = g_rand_double_range (rand, -1, 1) * pow (10, g_rand_int_range (rand, 0, 10));
+      int n;
+
+      memset (buf, g_rand_boolean (rand) ? ' ' : '3', sizeof buf);
+      n = g_snprintf (buf, 40, "%.*f", decimals, x);
+      for (char *c = buf; *c; c++)
+        if (*c == ',')
+          *c = '.';
+      buf[n] = g_rand_boolean (rand) ? ' ' : '9';
+      check_ahead (buf, sizeof buf, n);
+      check_ahead (buf, n + g_rand_int_range (rand, 0, 30), n);
+    }
+  g_rand_free (rand);
+}
+
 static void
 test_parse_int (void)
 {
@@ -429,6 +491,7 @@ main (int   argc,
   g_test_add_func ("/text/parse/rejects", test_parse_rejects);
   g_test_add_func ("/text/parse/stops-at-end", test_parse_stops_at_end);
   g_test_add_func ("/text/parse/bit-exact", test_parse_bit_exact);
+  g_test_add_func ("/text/parse/ahead", test_parse_ahead);
   g_test_add_func ("/text/parse/int", test_parse_int);
   g_test_add_func ("/text/format/fixed", test_format_fixed);
   g_test_add_func ("/text/format/fixed-random", test_format_fixed_random);

@@ -552,10 +552,31 @@ static void
 rotation_from_zxy (const double zxy[3],
                    float        q[4])
 {
+  double sz, cz, sx, cx, sy, cy, x, y, z, w;
+
   if (zxy[0] == 0 && zxy[1] == 0 && zxy[2] == 0)
-    glm_quat_identity (q);
-  else
-    odori_euler_to_quat ("ZXY", zxy, q);
+    {
+      glm_quat_identity (q);
+      return;
+    }
+  /* odori_euler_to_quat ("ZXY") with the order unrolled (this runs for every segment of
+   * every frame): the same products in the same order, so the same floats. */
+  sz = sinf ((float) (zxy[0] * (G_PI / 360.0)));
+  cz = cosf ((float) (zxy[0] * (G_PI / 360.0)));
+  sx = sinf ((float) (zxy[1] * (G_PI / 360.0)));
+  cx = cosf ((float) (zxy[1] * (G_PI / 360.0)));
+  sy = sinf ((float) (zxy[2] * (G_PI / 360.0)));
+  cy = cosf ((float) (zxy[2] * (G_PI / 360.0)));
+  /* identity · Rz · Rx */
+  x = cz * sx;
+  y = sz * sx;
+  z = sz * cx;
+  w = cz * cx;
+  /* · Ry */
+  q[0] = (float) (x * cy - z * sy);
+  q[1] = (float) (w * sy + y * cy);
+  q[2] = (float) (z * cy + x * sy);
+  q[3] = (float) (w * cy - y * sy);
 }
 
 typedef struct
@@ -643,6 +664,7 @@ parse_frame_line (BvaParser      *p,
   const char *line = p->reader.line;
   const char *end = line + p->reader.len;
   const char *s = line;
+  const char *limit = odori_line_reader_limit (&p->reader);
   guint n_fields = c->h->n_fields;
   double v[ODORI_N_FIELDS] = { 0, 0, 0, 0, 0, 0, 100, 100, 100 };
   guint n = 0;
@@ -658,7 +680,8 @@ parse_frame_line (BvaParser      *p,
       if (G_UNLIKELY (n == n_fields))
         return count_error (p, c, frame, n + 1, error);
       start = s;
-      if (G_UNLIKELY (!odori_parse_double (&s, end, &x) || (s < end && !is_blank_char (*s))))
+      if (G_UNLIKELY (!odori_parse_double_ahead (&s, end, limit, &x) ||
+                      (s < end && !is_blank_char (*s))))
         return number_error (p, c, frame, n, start, error);
       if (G_UNLIKELY (fabs (x) > MAX_ABS_VALUE))
         {

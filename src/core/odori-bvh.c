@@ -785,6 +785,7 @@ parse_frame_line (BvhParser   *self,
 {
   const char *p = line;
   const char *end = line + len;
+  const char *limit = odori_line_reader_limit (&self->reader);
   guint n = self->n_values;
   guint got;
 
@@ -798,7 +799,7 @@ parse_frame_line (BvhParser   *self,
                           _("frame %" PRIu64 ": expected %u channel values, got %u"),
                           frame + 1, n, i);
       start = p;
-      if (!odori_parse_double (&p, end, &values[i]) || (p < end && !is_space (*p)) ||
+      if (!odori_parse_double_ahead (&p, end, limit, &values[i]) || (p < end && !is_space (*p)) ||
           !isfinite (values[i]))
         return number_error (self, error, self->reader.lineno, start, end, _("a channel value"));
     }

@@ -27,6 +27,9 @@ G_DEFINE_QUARK (odori-text-error-quark, odori_text_error)
  * this size, so that parsing a 200 MB file does not keep 200 MB resident. */
 #define RELEASE_STEP (16u << 20)
 
+/* Longest number the parser reads, in characters: more is not a number. */
+#define MAX_NUMBER_LEN 1024
+
 /* Files larger than this are refused: the model indexes frames with 32-bit counts and a
  * text motion file of this size would hold more values than anyone captures. */
 #define MAX_FILE_SIZE ((gsize) 8 << 30)
@@ -814,8 +817,98 @@ odori_parse_double (const char **p,
       return TRUE;
     }
 
-  /* Rare: long mantissas or big exponents. */
+  /* Rare: long mantissas or big exponents. No number in a motion file needs more than
+   * a few dozen characters: a longer one is refused rather than copied for strtod
+   * (a 100 MB line of digits would be copied whole, and read digit by digit again). */
+  if (s - start > MAX_NUMBER_LEN)
+    return FALSE;
   return parse_double_slow (p, start, s, out);
+}
+
+static const guint64 pow10_u64[] = {
+  1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+  100000000ull, 1000000000ull,
+};
+
+/* The number of leading decimal digits among the 8 bytes of V (in memory order). */
+static inline guint
+leading_digits (guint64 v)
+{
+  const guint64 zeros = G_GUINT64_CONSTANT (0x3030303030303030);
+  const guint64 ten = G_GUINT64_CONSTANT (0x7676767676767676);  /* 0x80 - 10 a byte */
+  const guint64 high = G_GUINT64_CONSTANT (0x8080808080808080);
+  /* A byte below '0' borrows from the bytes after it, and a byte far above '9' carries
+   * into them: both only disturb bytes after the first non-digit, which do not count. */
+  guint64 x = v - zeros;
+  guint64 bad = (x | (x + ten)) & high;
+
+  return bad == 0 ? 8 : (guint) __builtin_ctzll (bad) >> 3;
+}
+
+/* The value of the first N (1..8) digits of V (in memory order). */
+static inline guint64
+digits_value (guint64 v,
+              guint   n)
+{
+  /* Leading zero digits: the N digits moved to the end of an 8-digit number. */
+  v = (v << (64 - 8 * n)) & G_GUINT64_CONSTANT (0x0F0F0F0F0F0F0F0F);
+  v = (v * 10 + (v >> 8)) & G_GUINT64_CONSTANT (0x00FF00FF00FF00FF);
+  v = (v * 100 + (v >> 16)) & G_GUINT64_CONSTANT (0x0000FFFF0000FFFF);
+  return (v * 10000 + (v >> 32)) & 0xFFFFFFFFu;
+}
+
+gboolean
+odori_parse_double_ahead (const char **p,
+                          const char  *end,
+                          const char  *limit,
+                          double      *out)
+{
+  const char *s = *p;
+  gboolean negative;
+  guint64 v, mantissa = 0;
+  guint n_int, n_frac = 0;
+  double x;
+
+  /* Eight bytes read from the sign, the digits or the point on need 24 ahead. */
+  if (G_UNLIKELY (limit - s < 24 || end - s < 1))
+    return odori_parse_double (p, end, out);
+
+  negative = *s == '-';
+  s += *s == '-' || *s == '+';
+  memcpy (&v, s, 8);
+  n_int = MIN (leading_digits (v), (guint) MAX (end - s, 0));
+  if (G_UNLIKELY (n_int == 8))
+    return odori_parse_double (p, end, out);
+  if (n_int > 0)
+    mantissa = digits_value (v, n_int);
+  s += n_int;
+  if (s < end && *s == '.')
+    {
+      s++;
+      memcpy (&v, s, 8);
+      n_frac = MIN (leading_digits (v), (guint) MAX (end - s, 0));
+      if (G_UNLIKELY (n_frac == 8))
+        return odori_parse_double (p, end, out);
+      if (n_frac > 0)
+        mantissa = mantissa * pow10_u64[n_frac] + digits_value (v, n_frac);
+      s += n_frac;
+    }
+  if (G_UNLIKELY (n_int + n_frac == 0 || (s < end && (*s == 'e' || *s == 'E'))))
+    return odori_parse_double (p, end, out);
+
+  /* At most 14 digits: exact in a double, as is 10^n_frac (Clinger's fast path). */
+  x = (double) mantissa;
+  if (n_frac > 0)
+    x /= exact_pow10[n_frac];
+  *out = negative ? -x : x;
+  *p = s;
+  return TRUE;
+}
+
+const char *
+odori_line_reader_limit (OdoriLineReader *reader)
+{
+  return reader->file->data + reader->file->len;
 }
 
 gboolean
@@ -876,10 +969,6 @@ odori_next_token (const char **p,
   return s - t;
 }
 
-static const guint64 pow10_u64[] = {
-  1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-  100000000ull, 1000000000ull,
-};
 
 gsize
 odori_format_fixed (char   *buf,
