@@ -346,6 +346,89 @@ test_bvh_errors (void)
     }
 }
 
+/* The NUL and ASCII checks of a file being opened, on several threads: the first NUL
+ * wins wherever it is, and a non-ASCII byte in any part makes the file UTF-8 or Shift_JIS
+ * as on one thread. */
+static void
+open_with (const char     *text,
+           gsize           len,
+           guint           n_threads,
+           char          **message,
+           OdoriEncoding  *encoding,
+           char          **data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriTextFile) file = NULL;
+
+  odori_text_set_test_load_threads (n_threads);
+  file = odori_text_file_new_from_data ("scan.txt", text, len, &error);
+  odori_text_set_test_load_threads (0);
+  *message = error ? g_strdup (error->message) : NULL;
+  *encoding = file ? odori_text_file_get_encoding (file) : ODORI_ENCODING_UTF8;
+  if (file != NULL)
+    {
+      gsize n;
+      const char *d = odori_text_file_get_data (file, &n);
+
+      *data = g_strndup (d, n);
+    }
+  else
+    *data = NULL;
+}
+
+static void
+test_scan (void)
+{
+  const gsize len = 20000;
+  g_autofree char *base = g_malloc (len);
+  struct
+  {
+    gsize at;
+    const char *bytes;
+    gsize n;
+    const char *message;
+    OdoriEncoding encoding;
+  } cases[] = {
+    { 0, "", 0, NULL, ODORI_ENCODING_UTF8 },
+    { 19990, "\0", 1, "NUL", 0 },
+    { 7000, "\0", 1, "NUL", 0 },
+    { 15000, "\xe8\x88\x9e", 3, NULL, ODORI_ENCODING_UTF8 },      /* UTF-8 */
+    { 15000, "\x95\x91", 2, NULL, ODORI_ENCODING_SHIFT_JIS },     /* Shift_JIS */
+  };
+
+  for (gsize i = 0; i < len; i++)
+    base[i] = i % 50 == 49 ? '\n' : "0123456789 .-"[i % 13];
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *text = g_memdup2 (base, len);
+      g_autofree char *m1 = NULL, *d1 = NULL;
+      OdoriEncoding e1;
+
+      memcpy (text + cases[c].at, cases[c].bytes, cases[c].n);
+      /* a second NUL later must not win */
+      if (cases[c].message != NULL)
+        text[len - 3] = '\0';
+      open_with (text, len, 1, &m1, &e1, &d1);
+      if (cases[c].message != NULL)
+        g_assert_nonnull (strstr (m1, cases[c].message));
+      else
+        {
+          g_assert_null (m1);
+          g_assert_cmpint (e1, ==, cases[c].encoding);
+        }
+      for (guint t = 2; t <= 5; t++)
+        {
+          g_autofree char *m2 = NULL, *d2 = NULL;
+          OdoriEncoding e2;
+
+          open_with (text, len, t, &m2, &e2, &d2);
+          g_assert_cmpstr (m2, ==, m1);
+          g_assert_cmpint (e2, ==, e1);
+          g_assert_cmpstr (d2, ==, d1);
+        }
+    }
+}
+
 /* Without forcing, only big files take the parallel path. */
 static void
 test_threads_by_size (void)
@@ -371,6 +454,7 @@ main (int   argc,
   g_test_add_func ("/parallel/bva/errors", test_bva_errors);
   g_test_add_func ("/parallel/bvh/valid", test_bvh_valid);
   g_test_add_func ("/parallel/bvh/errors", test_bvh_errors);
+  g_test_add_func ("/parallel/scan", test_scan);
   g_test_add_func ("/parallel/threads-by-size", test_threads_by_size);
   return g_test_run ();
 }

@@ -290,6 +290,67 @@ odori_text_encode (const char     *utf8,
   return result;
 }
 
+typedef struct
+{
+  const char *data;
+  gsize       len;
+  const char *nul;
+  gboolean    ascii;
+} ScanPart;
+
+static gpointer
+scan_part (gpointer data)
+{
+  ScanPart *part = data;
+
+  part->ascii = FALSE;
+  part->nul = scan_nul_ascii (part->data, part->len, &part->ascii);
+  return NULL;
+}
+
+/* scan_nul_ascii() on every core for big files: the first touch of a mapped file's pages
+ * is most of its cost, and it divides among threads. */
+static const char *
+scan_nul_ascii_parallel (const char *data,
+                         gsize       len,
+                         gboolean   *ascii)
+{
+  guint n = odori_text_load_threads (len);
+  g_autofree ScanPart *parts = NULL;
+  g_autofree GThread **threads = NULL;
+  gsize step;
+
+  if (n < 2 || len < n * 64)
+    return scan_nul_ascii (data, len, ascii);
+
+  parts = g_new0 (ScanPart, n);
+  threads = g_new0 (GThread *, n);
+  step = len / n;
+  for (guint t = 0; t < n; t++)
+    {
+      parts[t].data = data + t * step;
+      parts[t].len = t + 1 < n ? step : len - t * step;
+    }
+  for (guint t = 1; t < n; t++)
+    threads[t] = g_thread_try_new ("odori-scan", scan_part, &parts[t], NULL);
+  scan_part (&parts[0]);
+  *ascii = TRUE;
+  for (guint t = 0; t < n; t++)
+    {
+      if (t > 0 && threads[t] != NULL)
+        g_thread_join (threads[t]);
+      else if (t > 0)
+        scan_part (&parts[t]);
+    }
+  for (guint t = 0; t < n; t++)
+    {
+      if (parts[t].nul != NULL)
+        return parts[t].nul;
+      *ascii = *ascii && parts[t].ascii;
+    }
+  return NULL;
+}
+
 static OdoriTextFile *
 text_file_new (const char *path)
 {
@@ -320,7 +381,7 @@ text_file_take_raw (OdoriTextFile *file,
     }
 
   /* The BOM has no NUL: scanning the text after it checks the whole file. */
-  if (!report_nul (raw, scan_nul_ascii (text, text_len, &ascii), file->path, error))
+  if (!report_nul (raw, scan_nul_ascii_parallel (text, text_len, &ascii), file->path, error))
     return FALSE;
 
   if (ascii || g_utf8_validate_len (text, text_len, NULL))
