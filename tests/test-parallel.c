@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Files of 4 MiB and more are parsed on several threads (odori_text_load_threads); the
+ * Files of 1 MiB and more are parsed on several threads (odori_text_load_threads); the
  * tests force the thread count so that small files take that path too, and count the
  * loads the parallel path finished (odori_text_get_test_parallel_loads) to prove which
  * path a file took.

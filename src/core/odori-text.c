@@ -670,7 +670,7 @@ guint
 odori_text_load_threads (gsize len)
 {
   /* Below this a thread's start costs more than it saves. */
-  const gsize min_len = 4u << 20;
+  const gsize min_len = 1u << 20;
   static gint forced = -1;
   gint n = g_atomic_int_get (&test_load_threads);
 

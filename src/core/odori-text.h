@@ -105,7 +105,7 @@ gsize          odori_line_reader_line_start  (OdoriLineReader *reader,
  * line ends before it: reads the file up to there). */
 guint          odori_text_file_line_at       (OdoriTextFile   *file,
                                               gsize            offset);
-/* How many threads a reader should parse LEN bytes with: 1 for files under 4 MiB, else
+/* How many threads a reader should parse LEN bytes with: 1 for files under 1 MiB, else
  * the processors there are (at most 8). The environment variable ODORI_LOAD_THREADS=N
  * sets it for every size (the benchmark reports N=1 beside the default). */
 guint          odori_text_load_threads       (gsize            len);
