@@ -998,6 +998,9 @@ load_parallel (OdoriTextFile  *file,
       p.n_read++;
     }
 
+  /* ensure_frames() refuses a motion out of proportion with the file */
+  if ((guint64) n * max_frames > p.file_len / 2 + (1u << 20))
+    ok = FALSE;
   if (ok)
     {
       motion = p.motion = odori_motion_new (n, max_frames, p.frame_time, NULL);
