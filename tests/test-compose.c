@@ -15,6 +15,7 @@
 #include "odori-bva.h"
 #include "odori-bvh.h"
 #include "odori-compose.h"
+#include "odori-format.h"
 #include "odori-index.h"
 #include "odori-score.h"
 
@@ -687,6 +688,90 @@ test_slerp_opposite_signs (void)
   g_assert_cmpfloat_with_epsilon (out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3], 1, 1e-5);
 }
 
+/* Show files shared through an OdoriMotionCache: one load per file whatever the path's
+ * spelling, failures not kept, and compositions bit for bit those without the cache
+ * (clips that need no resampling read the show's own frames instead of a copy). */
+static void
+test_shared_files (void)
+{
+  g_autoptr(OdoriMotionCache) cache = odori_motion_cache_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = tmp_path ("a.bva");
+  g_autofree char *a_dotted = g_build_filename (tmpdir, ".", "a.bva", NULL);
+  g_autofree char *missing = tmp_path ("missing.bva");
+  g_autofree char *score_path = tmp_path ("score.dds");
+  g_autofree char *index_path = tmp_path ("motion.dat");
+  const char *score_text = "BD: Hips\n1: A1\n9: B1\n15: A2\nAR: Hips,Arm,Hand\n3: B1\n";
+  g_autoptr(OdoriMotion) m1 = NULL;
+  g_autoptr(OdoriMotion) m2 = NULL;
+  OdoriMotion *first, *again;
+
+  write_bva ("a.bva", 1, 20, 1.0 / 30, body_segments, pose_translate);
+  write_bva ("b.bva", 2, 40, 1.0 / 60, body_segments, pose_translate);
+  write_file ("motion.dat",
+              "define part name=\"Body\" code=\"BD\" map=\"Hips\"\n"
+              "define part name=\"Arm\" code=\"AR\" map=\"Hips,Arm,Hand\"\n"
+              "begin class name=\"Test\" code=\"t\"\n"
+              "  begin show name=\"A\" code=\"SA\" file=\"a.bva\"\n"
+              "    motion name=\"a1\" code=\"A1\" frame=1-10\n"
+              "    motion name=\"a2\" code=\"A2\" frame=5-20\n"
+              "  end show\n"
+              "  begin show name=\"B\" code=\"SB\" file=\"b.bva\"\n"
+              "    motion name=\"b1\" code=\"B1\" frame=3-30\n"
+              "  end show\n"
+              "end class\n");
+
+  first = odori_motion_cache_load (cache, a, &error);
+  g_assert_no_error (error);
+  again = odori_motion_cache_load (cache, a_dotted, &error);
+  g_assert_no_error (error);
+  g_assert_true (first == again);
+  odori_motion_unref (again);
+  g_assert_null (odori_motion_cache_load (cache, missing, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  write_bva ("missing.bva", 1, 5, 1.0 / 30, body_segments, pose_translate);
+  again = odori_motion_cache_load (cache, missing, &error);
+  g_assert_no_error (error);
+  odori_motion_unref (again);
+
+  /* a score over a 30 fps show (shared frames) and a 60 fps one (resampled) */
+  g_assert_true (g_file_set_contents (score_path, score_text, -1, NULL));
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_autoptr(OdoriIndex) index = odori_index_load (index_path, NULL);
+      g_autoptr(OdoriScore) score = odori_score_load (score_path, &error);
+      OdoriComposer *composer;
+
+      g_assert_no_error (error);
+      composer = pass == 0 ? odori_composer_new (score, index, &error)
+                           : odori_composer_new_with_cache (score, index, cache, &error);
+      g_assert_no_error (error);
+      odori_composer_set_blend (composer, 3);
+      if (pass == 0)
+        m1 = odori_motion_ref (odori_composer_compose (composer, &error));
+      else
+        m2 = odori_motion_ref (odori_composer_compose (composer, &error));
+      g_assert_no_error (error);
+      odori_composer_free (composer);
+    }
+  g_assert_cmpuint (m1->n_frames, ==, m2->n_frames);
+  g_assert_cmpuint (m1->n_segments, ==, m2->n_segments);
+  g_assert_cmpmem (m1->transforms, sizeof (OdoriTransform) * m1->n_frames * m1->n_segments,
+                   m2->transforms, sizeof (OdoriTransform) * m2->n_frames * m2->n_segments);
+  /* the composer took a.bva from the cache: still the one loaded first */
+  again = odori_motion_cache_load (cache, a, &error);
+  g_assert_true (again == first);
+  odori_motion_unref (again);
+
+  odori_motion_cache_clear (cache);
+  again = odori_motion_cache_load (cache, a, &error);
+  g_assert_no_error (error);
+  g_assert_true (again != first);
+  odori_motion_unref (again);
+  odori_motion_unref (first);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -708,6 +793,7 @@ main (int   argc,
   g_test_add_func ("/compose/resample-60-in-30", test_resample);
   g_test_add_func ("/compose/bvh-beside-bva", test_bvh_beside_bva);
   g_test_add_func ("/compose/incremental", test_incremental);
+  g_test_add_func ("/compose/shared-files", test_shared_files);
   g_test_add_func ("/compose/seams", test_seams);
   g_test_add_func ("/compose/errors", test_errors);
   g_test_add_func ("/compose/resample-function", test_resample_function);

@@ -35,6 +35,7 @@ struct _OdoriDocument
   OdoriRootMatch    root_match;
 
   GHashTable       *shows;           /* OdoriIndexShow* → OdoriMotion* */
+  OdoriMotionCache *files;           /* show files, shared with the composer */
   OdoriIndexMotion *preview;
   OdoriMotion      *preview_motion;
   OdoriSkeleton    *preview_skeleton;
@@ -139,7 +140,11 @@ compose (OdoriDocument *self,
          OdoriIndex    *index,
          Composed      *out)
 {
-  out->composer = odori_composer_new (score, index, &out->error);
+  /* Another library: its shows are other files (those of the old one stay with their
+   * holders until they let go). */
+  if (index != self->index)
+    odori_motion_cache_clear (self->files);
+  out->composer = odori_composer_new_with_cache (score, index, self->files, &out->error);
   if (out->composer == NULL)
     return;
   odori_composer_set_blend (out->composer, effective_blend (self, score));
@@ -306,6 +311,7 @@ odori_document_finalize (GObject *object)
   g_clear_pointer (&self->preview_motion, odori_motion_unref);
   g_clear_pointer (&self->preview_skeleton, odori_skeleton_unref);
   g_clear_pointer (&self->shows, g_hash_table_unref);
+  g_clear_pointer (&self->files, odori_motion_cache_unref);
   g_clear_pointer (&self->score, odori_score_unref);
   g_clear_pointer (&self->index, odori_index_unref);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
@@ -436,6 +442,7 @@ odori_document_init (OdoriDocument *self)
   self->root_match = ODORI_ROOT_MATCH_POSITION;
   self->diagnostics = g_ptr_array_new_with_free_func ((GDestroyNotify) odori_diagnostic_free);
   self->shows = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) odori_motion_unref);
+  self->files = odori_motion_cache_new ();
 }
 
 OdoriDocument *
@@ -676,6 +683,7 @@ odori_document_set_index (OdoriDocument *self,
     return;
   odori_document_stop_preview (self);
   g_hash_table_remove_all (self->shows);
+  odori_motion_cache_clear (self->files);
   g_clear_pointer (&self->index, odori_index_unref);
   self->index = odori_index_ref (index);
   /* The composer holds the old index: compose against the new one from scratch. */
@@ -932,7 +940,7 @@ odori_document_load_show (OdoriDocument   *self,
   if (motion != NULL)
     return motion;
   path = odori_index_show_path (self->index, show);
-  motion = odori_format_load_motion (path, NULL, error);
+  motion = odori_motion_cache_load (self->files, path, error);
   if (motion == NULL)
     return NULL;
   g_hash_table_insert (self->shows, show, motion);

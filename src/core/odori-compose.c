@@ -23,8 +23,9 @@ G_DEFINE_QUARK (odori-compose-error-quark, odori_compose_error)
 
 typedef struct
 {
-  OdoriMotion *motion;  /* the clip's frames at the score's frame time, every segment */
-  guint        n;
+  OdoriMotion *motion;  /* the clip's frames at the score's frame time, every segment: */
+  guint        first;   /* from this frame of MOTION on (the show itself when it needs no */
+  guint        n;       /* resampling nor unit change: a 1-hour capture is not copied) */
   int         *seg;     /* output sensor index -> clip segment, -1 when absent */
   char        *file;    /* the show's file as the index writes it, for messages */
 } Clip;
@@ -70,6 +71,7 @@ struct _OdoriComposer
 {
   OdoriScore     *score;
   OdoriIndex     *index;
+  OdoriMotionCache *cache;      /* where show files come from, or NULL */
   GHashTable     *files;        /* absolute path -> OdoriMotion (NULL when unreadable) */
   GHashTable     *file_errors;  /* absolute path -> message */
   GHashTable     *clips;        /* "path\nfirst\nlast" -> Clip */
@@ -279,6 +281,7 @@ odori_composer_free (OdoriComposer *self)
   g_clear_pointer (&self->score, odori_score_unref);
   g_clear_pointer (&self->index, odori_index_unref);
   g_clear_pointer (&self->files, g_hash_table_unref);
+  g_clear_pointer (&self->cache, odori_motion_cache_unref);
   g_clear_pointer (&self->file_errors, g_hash_table_unref);
   g_clear_pointer (&self->symbol_clips, g_hash_table_unref);
   g_clear_pointer (&self->clips, g_hash_table_unref);
@@ -335,7 +338,10 @@ load_file (OdoriComposer *self,
   if (g_hash_table_contains (self->files, path))
     return g_hash_table_lookup (self->files, path);
 
-  motion = odori_format_load_motion (path, NULL, &error);
+  if (self->cache != NULL)
+    motion = odori_motion_cache_load (self->cache, path, &error);
+  else
+    motion = odori_format_load_motion (path, NULL, &error);
   g_hash_table_insert (self->files, g_strdup (path), motion);
   if (motion == NULL)
     g_hash_table_insert (self->file_errors, g_strdup (path), g_strdup (error->message));
@@ -420,6 +426,31 @@ normalise_units (OdoriMotion *motion)
     }
 }
 
+/* TRUE when normalise_units() would change nothing. */
+static gboolean
+units_canonical (const OdoriMotion *motion)
+{
+  for (guint s = 0; s < motion->n_segments; s++)
+    {
+      const OdoriSegment *seg = &motion->segments[s];
+
+      if (seg->n_fields == 0)
+        return FALSE;
+      for (guint f = 0; f < seg->n_fields; f++)
+        if (seg->fields[f] == ODORI_FIELD_XTRAN && inches_per (seg->units[f]) != 1.0)
+          return FALSE;
+    }
+  return TRUE;
+}
+
+static inline OdoriTransform *
+clip_get (const Clip *clip,
+          guint       j,
+          int         seg)
+{
+  return odori_motion_get (clip->motion, clip->first + j, seg);
+}
+
 static Clip *
 get_clip (OdoriComposer *self,
           const char    *path,
@@ -435,14 +466,25 @@ get_clip (OdoriComposer *self,
     return clip;
 
   clip = g_new0 (Clip, 1);
-  clip->motion = odori_motion_resample (motion, first, last, self->frame_time, error);
-  if (clip->motion == NULL)
+  if (fabs (motion->frame_time - self->frame_time) <= 1e-9 * self->frame_time &&
+      units_canonical (motion))
     {
-      g_free (clip);
-      return NULL;
+      /* the show's own frames */
+      clip->motion = odori_motion_ref (motion);
+      clip->first = first - 1;
+      clip->n = last - first + 1;
     }
-  clip->n = clip->motion->n_frames;
-  normalise_units (clip->motion);
+  else
+    {
+      clip->motion = odori_motion_resample (motion, first, last, self->frame_time, error);
+      if (clip->motion == NULL)
+        {
+          g_free (clip);
+          return NULL;
+        }
+      clip->n = clip->motion->n_frames;
+      normalise_units (clip->motion);
+    }
   clip->seg = g_new (int, MAX (self->sensors->len, 1));
   for (guint s = 0; s < self->sensors->len; s++)
     clip->seg[s] = odori_motion_find_segment (motion, g_ptr_array_index (self->sensors, s));
@@ -831,12 +873,22 @@ odori_composer_new (OdoriScore  *score,
                     OdoriIndex  *index,
                     GError     **error)
 {
+  return odori_composer_new_with_cache (score, index, NULL, error);
+}
+
+OdoriComposer *
+odori_composer_new_with_cache (OdoriScore        *score,
+                               OdoriIndex        *index,
+                               OdoriMotionCache  *cache,
+                               GError           **error)
+{
   g_autoptr(OdoriComposer) self = NULL;
 
   g_return_val_if_fail (score != NULL, NULL);
   g_return_val_if_fail (index != NULL, NULL);
 
   self = g_new0 (OdoriComposer, 1);
+  self->cache = cache ? odori_motion_cache_ref (cache) : NULL;
   self->score = odori_score_ref (score);
   self->index = odori_index_ref (index);
   self->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -895,7 +947,7 @@ sample_world (const Sample   *sample,
       *out = identity;
       return;
     }
-  t = odori_motion_get (sample->clip->motion, sample->j, seg);
+  t = clip_get (sample->clip, sample->j, seg);
   if (sample->yaw != 0)
     {
       float q[4];
@@ -1137,8 +1189,8 @@ sample_relative (OdoriComposer *self,
           return;
         }
     }
-  ta = odori_motion_get (clip->motion, j, clip->seg[anchor]);
-  ts = odori_motion_get (clip->motion, j, clip->seg[sensor]);
+  ta = clip_get (clip, j, clip->seg[anchor]);
+  ts = clip_get (clip, j, clip->seg[sensor]);
   quat_inv (ta->rotation, inv);
   quat_mul (inv, ts->rotation, rel->rotation);
   for (int k = 0; k < 3; k++)
@@ -1205,7 +1257,7 @@ compose_relative_fast (OdoriComposer        *self,
 
   if (clip->seg[anchor] < 0)
     return FALSE;
-  src_a = odori_motion_get (clip->motion, sample->j, clip->seg[anchor]);
+  src_a = clip_get (clip, sample->j, clip->seg[anchor]);
   quat_inv (src_a->rotation, inv);
   quat_mul (a->rotation, inv, q);
   mat3_from_quat (q, m);
@@ -1233,7 +1285,7 @@ compose_relative_fast (OdoriComposer        *self,
           memcpy (out->scale, rel.scale, sizeof out->scale);
           continue;
         }
-      src = odori_motion_get (clip->motion, sample->j, clip->seg[s]);
+      src = clip_get (clip, sample->j, clip->seg[s]);
       quat_mul (q, src->rotation, out->rotation);
       for (int c = 0; c < 3; c++)
         d[c] = src->position[c] - src_a->position[c];
@@ -1560,8 +1612,10 @@ compute_seams (OdoriComposer *self)
           seam.from = g_strdup (prev->symbol);
           seam.to = g_strdup (cur->symbol);
           seam.jump_deg = max_step (self->out, NULL, part, from, to);
-          seam.clip_max_deg = MAX (max_step (prev->clip->motion, prev->clip->seg, part, 0, prev_end),
-                                   max_step (cur->clip->motion, cur->clip->seg, part, 0, cur_end));
+          seam.clip_max_deg = MAX (max_step (prev->clip->motion, prev->clip->seg, part,
+                                             prev->clip->first, prev->clip->first + prev_end),
+                                   max_step (cur->clip->motion, cur->clip->seg, part,
+                                             cur->clip->first, cur->clip->first + cur_end));
           g_array_append_val (self->seams, seam);
         }
     }

@@ -54,6 +54,11 @@ GQuark          odori_compose_error_quark      (void);
 OdoriComposer  *odori_composer_new             (OdoriScore      *score,
                                                 OdoriIndex      *index,
                                                 GError         **error);
+/* The same, taking the show files from CACHE (shared with whoever else reads them). */
+OdoriComposer  *odori_composer_new_with_cache  (OdoriScore      *score,
+                                                OdoriIndex      *index,
+                                                OdoriMotionCache *cache,
+                                                GError         **error);
 void            odori_composer_free            (OdoriComposer   *composer);
 /* -1 uses the score's "# Blend:" (0 when absent). */
 void            odori_composer_set_blend       (OdoriComposer   *composer,

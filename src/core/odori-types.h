@@ -14,6 +14,7 @@ typedef struct _OdoriOutput     OdoriOutput;
 typedef struct _OdoriIndex      OdoriIndex;
 typedef struct _OdoriScore      OdoriScore;
 typedef struct _OdoriSkeleton   OdoriSkeleton;
+typedef struct _OdoriMotionCache OdoriMotionCache;
 
 /* A tolerated irregularity (warning) or an error found while reading or checking a file.
  * Readers collect warnings into a GPtrArray of these instead of printing them. */
