@@ -205,15 +205,42 @@ replace_after (const char *text,
   return g_strdup_printf ("%.*s%s%s", (int) (p - text), text, to, p + strlen (from));
 }
 
+/* A broken copy of a valid file: FROM replaced by TO after AFTER; the error says MESSAGE. */
+typedef struct
+{
+  const char *after, *from, *to;
+  const char *message;
+} Breakage;
+
+/* Each breakage of TEXT fails alike on one thread and on several, with the sequential
+ * reader's line numbers. */
+static void
+check_breakages (LoadFunc        load,
+                 const char     *text,
+                 const Breakage *cases,
+                 guint           n_cases)
+{
+  for (guint i = 0; i < n_cases; i++)
+    {
+      g_autofree char *bad = replace_after (text, cases[i].after, cases[i].from, cases[i].to);
+      Result r;
+
+      g_test_message ("case %u: %s", i, cases[i].message);
+      r = check_same (load, bad, FALSE);
+      g_assert_nonnull (r.error);
+      if (strstr (r.error, cases[i].message) == NULL)
+        g_error ("case %u: \"%s\" does not say \"%s\"", i, r.error, cases[i].message);
+      g_assert_true (g_str_has_prefix (r.error, "test.txt:"));
+      g_assert_false (g_str_has_prefix (r.error, "test.txt:0:"));
+      result_clear (&r);
+    }
+}
+
 static void
 test_bva_errors (void)
 {
   g_autofree char *lf = make_bva (40, NULL, "\n");
-  struct
-  {
-    const char *after, *from, *to;
-    const char *message;
-  } cases[] = {
+  static const Breakage cases[] = {
     /* a bad number in the last segment, the first, the middle */
     { "Segment: RightArm", "100 100 100\n", "100 1x0 100\n", "expected a number" },
     { "Segment: Hips", "100 100 100\n", "100 100 100 5\n", "expected 9 values" },
@@ -234,21 +261,7 @@ test_bva_errors (void)
     { "Segment: Head", "2.000002", "Segment: Extra", "has only 2 frame lines" },
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *bad = replace_after (lf, cases[i].after, cases[i].from, cases[i].to);
-      Result r;
-
-      g_test_message ("case %u: %s", i, cases[i].message);
-      r = check_same (odori_bva_load_text, bad, FALSE);
-      g_assert_nonnull (r.error);
-      if (strstr (r.error, cases[i].message) == NULL)
-        g_error ("case %u: \"%s\" does not say \"%s\"", i, r.error, cases[i].message);
-      /* the sequential reader's line numbers */
-      g_assert_nonnull (strstr (r.error, "test.txt:"));
-      g_assert_null (strstr (r.error, "test.txt:0:"));
-      result_clear (&r);
-    }
+  check_breakages (odori_bva_load_text, lf, cases, G_N_ELEMENTS (cases));
 }
 
 /* BVH */
@@ -319,11 +332,7 @@ static void
 test_bvh_errors (void)
 {
   g_autofree char *lf = make_bvh (600, "\n");
-  struct
-  {
-    const char *after, *from, *to;
-    const char *message;
-  } cases[] = {
+  static const Breakage cases[] = {
     { "Frame Time", "\n50.5 ", "\n5x.5 ", "a channel value" },
     { "Frame Time", "\n99.5 ", "\n99.5 1 ", "expected 12 channel values, got 13" },
     { "Frame Time", "\n0.5 ", "\n", "frame 1: expected 12 channel values, got 11" },
@@ -332,18 +341,7 @@ test_bvh_errors (void)
     { "Frame Time", "\n10.5 ", "\n1e300 ", "ends up at" },
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *bad = replace_after (lf, cases[i].after, cases[i].from, cases[i].to);
-      Result r;
-
-      g_test_message ("case %u: %s", i, cases[i].message);
-      r = check_same (odori_bvh_load_text, bad, FALSE);
-      g_assert_nonnull (r.error);
-      if (strstr (r.error, cases[i].message) == NULL)
-        g_error ("case %u: \"%s\" does not say \"%s\"", i, r.error, cases[i].message);
-      result_clear (&r);
-    }
+  check_breakages (odori_bvh_load_text, lf, cases, G_N_ELEMENTS (cases));
 }
 
 /* The NUL and ASCII checks of a file being opened, on several threads: the first NUL

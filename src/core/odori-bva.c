@@ -944,7 +944,6 @@ load_parallel (OdoriTextFile  *file,
   g_autofree gsize *frames_at = NULL;
   g_autofree gsize *ends = NULL;
   g_autofree BvaShare *shares = NULL;
-  g_autofree GThread **threads = NULL;
   g_autoptr(OdoriMotion) motion = NULL;
   BvaParser p = { 0 };
   OdoriLineReader lead;
@@ -1021,7 +1020,6 @@ load_parallel (OdoriTextFile  *file,
 
       /* Shares of about equal bytes, in whole segments. */
       shares = g_new0 (BvaShare, n_shares);
-      threads = g_new0 (GThread *, n_shares);
       for (guint t = 0; t < n_shares; t++)
         {
           gsize until = p.file_len / n_shares * (t + 1);
@@ -1032,18 +1030,9 @@ load_parallel (OdoriTextFile  *file,
           shares[t].last = s;
         }
       shares[n_shares - 1].last = n;
-      for (guint t = 1; t < n_shares; t++)
-        threads[t] = g_thread_try_new ("odori-bva", read_share, &shares[t], NULL);
-      read_share (&shares[0]);
-      for (guint t = 1; t < n_shares; t++)
-        {
-          if (threads[t] != NULL)
-            g_thread_join (threads[t]);
-          else
-            read_share (&shares[t]);
-          ok = ok && shares[t].ok;
-        }
-      ok = ok && shares[0].ok;
+      odori_run_parallel (read_share, shares, sizeof *shares, n_shares);
+      for (guint t = 0; t < n_shares; t++)
+        ok = ok && shares[t].ok;
     }
 
   for (guint s = 0; s < n; s++)

@@ -1067,25 +1067,6 @@ read_share (gpointer data)
   return NULL;
 }
 
-static void
-run_shares (BvhShare  *shares,
-            guint      n,
-            GThreadFunc func)
-{
-  g_autofree GThread **threads = g_new0 (GThread *, n);
-
-  for (guint t = 1; t < n; t++)
-    threads[t] = g_thread_try_new ("odori-bvh", func, &shares[t], NULL);
-  func (&shares[0]);
-  for (guint t = 1; t < n; t++)
-    {
-      if (threads[t] != NULL)
-        g_thread_join (threads[t]);
-      else
-        func (&shares[t]);
-    }
-}
-
 static gboolean
 parse_frames_parallel (BvhParser     *self,
                        OdoriTextFile *file,
@@ -1120,13 +1101,13 @@ parse_frames_parallel (BvhParser     *self,
     return FALSE;
   shares[n - 1].last = TRUE;
 
-  run_shares (shares, n - 1, count_share);
+  odori_run_parallel (count_share, shares, sizeof *shares, n - 1);
   for (guint t = 0; t < n; t++)
     {
       shares[t].first_frame = first;
       first += shares[t].n_lines;
     }
-  run_shares (shares, n, read_share);
+  odori_run_parallel (read_share, shares, sizeof *shares, n);
   for (guint t = 0; t < n; t++)
     if (!shares[t].ok)
       return FALSE;

@@ -317,31 +317,20 @@ scan_nul_ascii_parallel (const char *data,
 {
   guint n = odori_text_load_threads (len);
   g_autofree ScanPart *parts = NULL;
-  g_autofree GThread **threads = NULL;
   gsize step;
 
   if (n < 2 || len < n * 64)
     return scan_nul_ascii (data, len, ascii);
 
   parts = g_new0 (ScanPart, n);
-  threads = g_new0 (GThread *, n);
   step = len / n;
   for (guint t = 0; t < n; t++)
     {
       parts[t].data = data + t * step;
       parts[t].len = t + 1 < n ? step : len - t * step;
     }
-  for (guint t = 1; t < n; t++)
-    threads[t] = g_thread_try_new ("odori-scan", scan_part, &parts[t], NULL);
-  scan_part (&parts[0]);
+  odori_run_parallel (scan_part, parts, sizeof *parts, n);
   *ascii = TRUE;
-  for (guint t = 0; t < n; t++)
-    {
-      if (t > 0 && threads[t] != NULL)
-        g_thread_join (threads[t]);
-      else if (t > 0)
-        scan_part (&parts[t]);
-    }
   for (guint t = 0; t < n; t++)
     {
       if (parts[t].nul != NULL)
@@ -643,6 +632,28 @@ odori_text_file_line_at (OdoriTextFile *file,
       s++;
     }
   return n;
+}
+
+void
+odori_run_parallel (GThreadFunc func,
+                    gpointer    items,
+                    gsize       item_size,
+                    guint       n_items)
+{
+  g_autofree GThread **threads = g_new0 (GThread *, MAX (n_items, 1));
+  char *item = items;
+
+  for (guint t = 1; t < n_items; t++)
+    threads[t] = g_thread_try_new ("odori-load", func, item + t * item_size, NULL);
+  if (n_items > 0)
+    func (item);
+  for (guint t = 1; t < n_items; t++)
+    {
+      if (threads[t] != NULL)
+        g_thread_join (threads[t]);
+      else
+        func (item + t * item_size);
+    }
 }
 
 static gint test_load_threads = 0;

@@ -109,6 +109,13 @@ guint          odori_text_file_line_at       (OdoriTextFile   *file,
  * the processors there are (at most 8). The environment variable ODORI_LOAD_THREADS=N
  * sets it for every size (the benchmark reports N=1 beside the default). */
 guint          odori_text_load_threads       (gsize            len);
+/* Calls FUNC on each of the N_ITEMS items of ITEM_SIZE bytes at ITEMS, at once: the
+ * first on this thread, the others on threads of their own (or on this one, after, if a
+ * thread cannot start). Returns when every call has returned. */
+void           odori_run_parallel            (GThreadFunc      func,
+                                              gpointer         items,
+                                              gsize            item_size,
+                                              guint            n_items);
 
 /* Numbers. The parser reads one number starting exactly at *p (no leading blanks) and
  * stopping at END: `1`, `-0.5`, `.5`, `+2.`, `1e-3`. It never reads `nan`/`inf`/hex.
