@@ -1242,8 +1242,16 @@ write_set (OdoriBulgeSet *set,
     {
       for (; c < n_comments && slots[c].target == i; c++)
         {
+          gsize start = s->len;
+
           g_string_append (s, ((const Comment *) g_ptr_array_index (priv->comments,
                                                                     slots[c].order))->text);
+          /* A stray CR kept in a comment would make a file whose first line end is a
+           * lone CR, read back as one long line: written as a blank, as the index and
+           * score writers do. */
+          for (gsize k = start; k < s->len; k++)
+            if (s->str[k] == '\r' || s->str[k] == '\n')
+              s->str[k] = ' ';
           g_string_append_c (s, '\n');
         }
       if (i < n)
