@@ -1002,7 +1002,9 @@ load_parallel (OdoriTextFile  *file,
     ok = FALSE;
   if (ok)
     {
-      motion = p.motion = odori_motion_new (n, max_frames, p.frame_time, NULL);
+      /* every frame of every segment is written below (a segment without frames is
+       * set to rest after) */
+      motion = p.motion = odori_motion_new_unset (n, max_frames, p.frame_time, NULL);
       ok = motion != NULL;
     }
   if (ok)
@@ -1039,6 +1041,9 @@ load_parallel (OdoriTextFile  *file,
     g_free (headers[s].name);
   if (!ok)
     return FALSE;
+  for (guint s = 0; s < n; s++)
+    if (p.info[s].n_frames == 0)
+      odori_motion_set_rest (motion, s);
 
   /* The short-segment warnings need the line numbers, unknown until now. */
   for (guint s = 0; s < n; s++)

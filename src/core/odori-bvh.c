@@ -1163,7 +1163,8 @@ allocate_motion (BvhParser    *self,
     return set_error (self, error, self->lineno, ODORI_BVH_ERROR_COUNT,
                       _("Frames: %" PRIu64 " is too many"), n_frames);
 
-  *out = odori_motion_new (self->joints->len, n_frames, frame_time, &local_error);
+  /* parse_frames writes every segment of every frame (or the motion is dropped) */
+  *out = odori_motion_new_unset (self->joints->len, n_frames, frame_time, &local_error);
   if (*out == NULL)
     {
       g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s:%u: ",

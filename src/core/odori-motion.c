@@ -102,6 +102,7 @@ alloc_big (gsize bytes)
 static OdoriTransform *
 alloc_transforms (guint    n_segments,
                   guint    n_frames,
+                  gboolean identity,
                   GError **error)
 {
   guint64 count = (guint64) n_segments * n_frames;
@@ -120,21 +121,22 @@ alloc_transforms (guint    n_segments,
                    _("not enough memory for %u frames of %u segments"), n_frames, n_segments);
       return NULL;
     }
-  for (guint64 i = 0; i < count; i++)
+  for (guint64 i = 0; identity && i < count; i++)
     t[i] = identity_transform;
   return t;
 }
 
-OdoriMotion *
-odori_motion_new (guint    n_segments,
-                  guint    n_frames,
-                  double   frame_time,
-                  GError **error)
+static OdoriMotion *
+motion_new (guint     n_segments,
+            guint     n_frames,
+            double    frame_time,
+            gboolean  identity,
+            GError  **error)
 {
   OdoriMotion *motion;
   OdoriTransform *transforms;
 
-  transforms = alloc_transforms (n_segments, n_frames, error);
+  transforms = alloc_transforms (n_segments, n_frames, identity, error);
   if (transforms == NULL)
     return NULL;
 
@@ -148,6 +150,33 @@ odori_motion_new (guint    n_segments,
   for (guint s = 0; s < n_segments; s++)
     segment_init_defaults (&motion->segments[s]);
   return motion;
+}
+
+OdoriMotion *
+odori_motion_new (guint    n_segments,
+                  guint    n_frames,
+                  double   frame_time,
+                  GError **error)
+{
+  return motion_new (n_segments, n_frames, frame_time, TRUE, error);
+}
+
+void
+odori_motion_set_rest (OdoriMotion *motion,
+                       guint        segment)
+{
+  g_return_if_fail (motion != NULL && segment < motion->n_segments);
+  for (guint f = 0; f < motion->n_frames; f++)
+    *odori_motion_get (motion, f, segment) = identity_transform;
+}
+
+OdoriMotion *
+odori_motion_new_unset (guint    n_segments,
+                        guint    n_frames,
+                        double   frame_time,
+                        GError **error)
+{
+  return motion_new (n_segments, n_frames, frame_time, FALSE, error);
 }
 
 OdoriMotion *
@@ -212,7 +241,7 @@ odori_motion_resize (OdoriMotion *motion,
     return TRUE;
 
   n_seg = motion->n_segments;
-  t = alloc_transforms (n_seg, n_frames, error);
+  t = alloc_transforms (n_seg, n_frames, TRUE, error);
   if (t == NULL)
     return FALSE;
 

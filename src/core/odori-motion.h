@@ -100,6 +100,16 @@ OdoriMotion    *odori_motion_new               (guint              n_segments,
                                                 guint              n_frames,
                                                 double             frame_time,
                                                 GError           **error);
+/* The same with the transforms left unset, for readers that write every one of them:
+ * the first touch of a big motion's memory then happens on the threads that parse it,
+ * not in one pass of its own. */
+OdoriMotion    *odori_motion_new_unset         (guint              n_segments,
+                                                guint              n_frames,
+                                                double             frame_time,
+                                                GError           **error);
+/* Every frame of SEGMENT at rest (the identity transform, scale 100 percent). */
+void            odori_motion_set_rest          (OdoriMotion       *motion,
+                                                guint              segment);
 OdoriMotion    *odori_motion_ref               (OdoriMotion       *motion);
 void            odori_motion_unref             (OdoriMotion       *motion);
 void            odori_motion_set_segment_name  (OdoriMotion       *motion,
