@@ -77,6 +77,14 @@ write_bva (const char   *name,
   g_string_free (s, TRUE);
 }
 
+/* The start of a motion.dat with a body part, an arm part and a first show "A" in a.bva:
+ * tests go on with its motions. */
+#define BODY_ARM_INDEX_HEAD                                            \
+  "define part name=\"Body\" code=\"BD\" map=\"Hips\"\n"                \
+  "define part name=\"Arm\" code=\"AR\" map=\"Hips,Arm,Hand\"\n"        \
+  "begin class name=\"Test\" code=\"t\"\n"                            \
+  "  begin show name=\"A\" code=\"SA\" file=\"a.bva\"\n"
+
 static const char *body_segments[] = { "Hips", "Arm", "Hand", "Extra", NULL };
 
 /* Hips at x = 1000·clip + frame; Arm 10 above Hips, Hand 10 further; rotations 0. */
@@ -494,10 +502,7 @@ test_bvh_beside_bva (void)
   write_file ("c.bvh", bvh->str);
   g_string_free (bvh, TRUE);
   write_file ("motion.dat",
-              "define part name=\"Body\" code=\"BD\" map=\"Hips\"\n"
-              "define part name=\"Arm\" code=\"AR\" map=\"Hips,Arm,Hand\"\n"
-              "begin class name=\"Test\" code=\"t\"\n"
-              "  begin show name=\"A\" code=\"SA\" file=\"a.bva\"\n"
+              BODY_ARM_INDEX_HEAD
               "    motion name=\"a1\" code=\"A1\" frame=1-10\n"
               "  end show\n"
               "  begin show name=\"C\" code=\"SC\" file=\"c.bvh\"\n"
@@ -709,10 +714,7 @@ test_shared_files (void)
   write_bva ("a.bva", 1, 20, 1.0 / 30, body_segments, pose_translate);
   write_bva ("b.bva", 2, 40, 1.0 / 60, body_segments, pose_translate);
   write_file ("motion.dat",
-              "define part name=\"Body\" code=\"BD\" map=\"Hips\"\n"
-              "define part name=\"Arm\" code=\"AR\" map=\"Hips,Arm,Hand\"\n"
-              "begin class name=\"Test\" code=\"t\"\n"
-              "  begin show name=\"A\" code=\"SA\" file=\"a.bva\"\n"
+              BODY_ARM_INDEX_HEAD
               "    motion name=\"a1\" code=\"A1\" frame=1-10\n"
               "    motion name=\"a2\" code=\"A2\" frame=5-20\n"
               "  end show\n"
