@@ -22,9 +22,9 @@ typedef OdoriMotion *(*LoadFunc) (OdoriTextFile *, GPtrArray *, GError **);
 typedef struct
 {
   OdoriMotion *motion;
-  char        *error;     /* the message, or NULL */
-  char        *warnings;  /* every warning, one a line */
-  gboolean     parallel;  /* the parallel path finished the load */
+  char        *error;    /* the message, or NULL */
+  char        *warnings; /* every warning, one a line */
+  gboolean     parallel; /* the parallel path finished the load */
 } Result;
 
 static void
@@ -45,7 +45,7 @@ load_with (LoadFunc    load,
   g_autoptr(OdoriTextFile) file = NULL;
   g_autoptr(GString) w = g_string_new (NULL);
   Result r = { 0 };
-  guint before;
+  guint  before;
 
   file = odori_text_file_new_from_data ("test.txt", text, strlen (text), &error);
   g_assert_no_error (error);
@@ -99,7 +99,7 @@ check_same (LoadFunc    load,
             gboolean    expect_parallel)
 {
   static const guint threads[] = { 2, 3, 7 };
-  Result seq = load_with (load, text, 1);
+  Result             seq = load_with (load, text, 1);
 
   g_assert_false (seq.parallel);
   for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
@@ -135,9 +135,10 @@ make_bva (guint        n_frames,
       guint n = frames ? frames[k] : n_frames;
 
       g_string_append_printf (s, "Segment: %s%sFrames: %u%sFrame Time: 0.033333%s"
-                              "XTRAN YTRAN ZTRAN XROT YROT ZROT XSCALE YSCALE ZSCALE%s"
-                              "INCHES INCHES INCHES DEGREES DEGREES DEGREES PERCENT PERCENT "
-                              "PERCENT%s", seg_names[k], eol, n, eol, eol, eol, eol);
+                                 "XTRAN YTRAN ZTRAN XROT YROT ZROT XSCALE YSCALE ZSCALE%s"
+                                 "INCHES INCHES INCHES DEGREES DEGREES DEGREES PERCENT PERCENT "
+                                 "PERCENT%s",
+                              seg_names[k], eol, n, eol, eol, eol, eol);
       for (guint f = 0; f < n; f++)
         g_string_append_printf (s, "%u.%06u %d.25 -%u.5 %u.125 %u.0625 -%u.75 100 100 100%s",
                                 k, f % 1000000, (int) f - 40, f % 17, (f * 7 + k) % 360,
@@ -150,12 +151,12 @@ static void
 test_bva_valid (void)
 {
   static const guint uneven[] = { 40, 3, 0, 40, 17 };
-  g_autofree char *lf = make_bva (40, NULL, "\n");
-  g_autofree char *crlf = make_bva (40, NULL, "\r\n");
-  g_autofree char *cr = make_bva (40, NULL, "\r");
-  g_autofree char *short_segs = make_bva (0, uneven, "\n");
-  g_autofree char *blanks = NULL;
-  Result r;
+  g_autofree char   *lf = make_bva (40, NULL, "\n");
+  g_autofree char   *crlf = make_bva (40, NULL, "\r\n");
+  g_autofree char   *cr = make_bva (40, NULL, "\r");
+  g_autofree char   *short_segs = make_bva (0, uneven, "\n");
+  g_autofree char   *blanks = NULL;
+  Result             r;
 
   r = check_same (odori_bva_load_text, lf, TRUE);
   g_assert_cmpuint (r.motion->n_frames, ==, 40);
@@ -176,7 +177,7 @@ test_bva_valid (void)
   /* blank lines between and inside blocks, and before the first segment */
   blanks = g_strconcat ("\n  \n", lf, NULL);
   {
-    char *p = strstr (blanks, "Segment: Head");
+    char            *p = strstr (blanks, "Segment: Head");
     g_autofree char *more = NULL;
 
     g_assert_nonnull (p);
@@ -223,7 +224,7 @@ check_breakages (LoadFunc        load,
   for (guint i = 0; i < n_cases; i++)
     {
       g_autofree char *bad = replace_after (text, cases[i].after, cases[i].from, cases[i].to);
-      Result r;
+      Result           r;
 
       g_test_message ("case %u: %s", i, cases[i].message);
       r = check_same (load, bad, FALSE);
@@ -239,7 +240,7 @@ check_breakages (LoadFunc        load,
 static void
 test_bva_errors (void)
 {
-  g_autofree char *lf = make_bva (40, NULL, "\n");
+  g_autofree char      *lf = make_bva (40, NULL, "\n");
   static const Breakage cases[] = {
     /* a bad number in the last segment, the first, the middle */
     { "Segment: RightArm", "100 100 100\n", "100 1x0 100\n", "expected a number" },
@@ -297,7 +298,7 @@ test_bvh_valid (void)
   g_autofree char *trailing = g_strconcat (lf, "\n \n\t\n", NULL);
   g_autofree char *one = make_bvh (1, "\n");
   g_autofree char *none = make_bvh (0, "\n");
-  Result r;
+  Result           r;
 
   r = check_same (odori_bvh_load_text, lf, TRUE);
   g_assert_cmpuint (r.motion->n_frames, ==, 600);
@@ -331,7 +332,7 @@ test_bvh_valid (void)
 static void
 test_bvh_errors (void)
 {
-  g_autofree char *lf = make_bvh (600, "\n");
+  g_autofree char      *lf = make_bvh (600, "\n");
   static const Breakage cases[] = {
     { "Frame Time", "\n50.5 ", "\n5x.5 ", "a channel value" },
     { "Frame Time", "\n99.5 ", "\n99.5 1 ", "expected 12 channel values, got 13" },
@@ -348,12 +349,12 @@ test_bvh_errors (void)
  * wins wherever it is, and a non-ASCII byte in any part makes the file UTF-8 or Shift_JIS
  * as on one thread. */
 static void
-open_with (const char     *text,
-           gsize           len,
-           guint           n_threads,
-           char          **message,
-           OdoriEncoding  *encoding,
-           char          **data)
+open_with (const char    *text,
+           gsize          len,
+           guint          n_threads,
+           char         **message,
+           OdoriEncoding *encoding,
+           char         **data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(OdoriTextFile) file = NULL;
@@ -365,7 +366,7 @@ open_with (const char     *text,
   *encoding = file ? odori_text_file_get_encoding (file) : ODORI_ENCODING_UTF8;
   if (file != NULL)
     {
-      gsize n;
+      gsize       n;
       const char *d = odori_text_file_get_data (file, &n);
 
       *data = g_strndup (d, n);
@@ -377,21 +378,21 @@ open_with (const char     *text,
 static void
 test_scan (void)
 {
-  const gsize len = 20000;
+  const gsize      len = 20000;
   g_autofree char *base = g_malloc (len);
   struct
   {
-    gsize at;
-    const char *bytes;
-    gsize n;
-    const char *message;
+    gsize         at;
+    const char   *bytes;
+    gsize         n;
+    const char   *message;
     OdoriEncoding encoding;
   } cases[] = {
     { 0, "", 0, NULL, ODORI_ENCODING_UTF8 },
     { 19990, "\0", 1, "NUL", 0 },
     { 7000, "\0", 1, "NUL", 0 },
-    { 15000, "\xe8\x88\x9e", 3, NULL, ODORI_ENCODING_UTF8 },      /* UTF-8 */
-    { 15000, "\x95\x91", 2, NULL, ODORI_ENCODING_SHIFT_JIS },     /* Shift_JIS */
+    { 15000, "\xe8\x88\x9e", 3, NULL, ODORI_ENCODING_UTF8 },  /* UTF-8 */
+    { 15000, "\x95\x91", 2, NULL, ODORI_ENCODING_SHIFT_JIS }, /* Shift_JIS */
   };
 
   for (gsize i = 0; i < len; i++)
@@ -400,7 +401,7 @@ test_scan (void)
     {
       g_autofree char *text = g_memdup2 (base, len);
       g_autofree char *m1 = NULL, *d1 = NULL;
-      OdoriEncoding e1;
+      OdoriEncoding    e1;
 
       memcpy (text + cases[c].at, cases[c].bytes, cases[c].n);
       /* a second NUL later must not win */
@@ -417,7 +418,7 @@ test_scan (void)
       for (guint t = 2; t <= 5; t++)
         {
           g_autofree char *m2 = NULL, *d2 = NULL;
-          OdoriEncoding e2;
+          OdoriEncoding    e2;
 
           open_with (text, len, t, &m2, &e2, &d2);
           g_assert_cmpstr (m2, ==, m1);
