@@ -260,6 +260,8 @@ test_bva_errors (void)
     { "Segment: Hips", "Segment: Hips", "hello\nSegment: Hips", "expected \"Segment: NAME\"" },
     /* a header line where a frame line should be */
     { "Segment: Head", "2.000002", "Segment: Extra", "has only 2 frame lines" },
+    /* a lone CR before a header, in a file of LF lines: not a line end (fuzz-bva) */
+    { "Segment: Chest", "Segment: LeftArm", "\rSegment: LeftArm", "expected \"Segment: NAME\"" },
   };
 
   check_breakages (odori_bva_load_text, lf, cases, G_N_ELEMENTS (cases));

@@ -958,6 +958,13 @@ load_parallel (OdoriTextFile  *file,
   n = count_segments (data, p.file_len, starts);
   if (n < 2 || n > p.file_len / MIN_HEADER_BYTES + 1)
     return FALSE;
+  /* count_segments takes a lone CR for a line end; in a file whose lines end in LF it is
+   * not one, and the sequential reader sees "\rSegment:" as garbage: leave it that. */
+  odori_line_reader_init (&lead, file);
+  for (guint s = 0; s < n; s++)
+    if (odori_line_reader_line_start (&lead, g_array_index (starts, gsize, s)) !=
+        g_array_index (starts, gsize, s))
+      return FALSE;
   odori_line_reader_init_range (&lead, file, 0, g_array_index (starts, gsize, 0), 0);
   if (next_content_line (&lead))
     return FALSE;
