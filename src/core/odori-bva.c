@@ -523,7 +523,8 @@ ensure_frames (BvaParser     *p,
                GError       **error)
 {
   gsize remaining = odori_line_reader_remaining (&p->reader);
-  guint64 max_frames = ((guint64) remaining + 1) / (2 * h->n_fields);
+  /* (a field-name line of only stray CRs has no fields) */
+  guint64 max_frames = ((guint64) remaining + 1) / (2 * MAX (h->n_fields, 1));
   guint64 cap = p->file_len / 2 + (1u << 20);
   guint n_frames = (guint) MIN ((guint64) h->n_frames, max_frames);
 
