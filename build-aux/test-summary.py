@@ -11,6 +11,7 @@ import re
 import sys
 
 passed = failed = skipped = 0
+skips = {}  # subtest name -> the reason it gave
 for path in sys.argv[1:]:
     if path.endswith(".tap"):
         try:
@@ -32,6 +33,9 @@ for path in sys.argv[1:]:
             for verdict, rest in results:
                 if "# SKIP" in rest:
                     skipped += 1
+                    name, _, reason = rest.partition("# SKIP")
+                    name = re.sub(r"^\s*\d+\s*-?\s*", "", name).strip()
+                    skips.setdefault(f"{t['name']} {name}".strip(), reason.strip())
                 elif verdict == "ok":
                     passed += 1
                 else:
@@ -46,6 +50,10 @@ for path in sys.argv[1:]:
             elif bad_exit and not any(v == "not ok" for v, _ in results):
                 failed += 1  # crashed or bailed out after some subtests passed
 
+if skips:
+    print(f"skipped ({len(skips)} subtests, each counted once per build it was skipped in):")
+    for name, reason in sorted(skips.items()):
+        print(f"  {name}: {reason}")
 line = f"{passed} passed, {failed} failed"
 if skipped:
     line += f", {skipped} skipped"
