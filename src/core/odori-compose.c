@@ -327,6 +327,14 @@ sensor_add (OdoriComposer *self,
   return i;
 }
 
+/* self->files holds NULL for a show file that failed to load. */
+static void
+motion_unref_nullable (gpointer motion)
+{
+  if (motion != NULL)
+    odori_motion_unref (motion);
+}
+
 /* Loads (once) the show file at PATH. */
 static OdoriMotion *
 load_file (OdoriComposer *self,
@@ -891,8 +899,7 @@ odori_composer_new_with_cache (OdoriScore        *score,
   self->cache = cache ? odori_motion_cache_ref (cache) : NULL;
   self->score = odori_score_ref (score);
   self->index = odori_index_ref (index);
-  self->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                       (GDestroyNotify) odori_motion_unref);
+  self->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, motion_unref_nullable);
   self->file_errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->clips = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, clip_free);
   self->symbol_clips = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
