@@ -141,7 +141,7 @@ odori_format_detect (const char *data,
 static gboolean
 raw_is_sensor_csv (const char *path)
 {
-  g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, NULL);
+  g_autoptr(GMappedFile) mapped = odori_mapped_file_new (path, NULL);
 
   return mapped != NULL && g_mapped_file_get_contents (mapped) != NULL &&
          odori_sensor_csv_sniff (g_mapped_file_get_contents (mapped),

@@ -595,7 +595,7 @@ odori_capture_load (const char               *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  mapped = g_mapped_file_new (path, FALSE, error);
+  mapped = odori_mapped_file_new (path, error);
   if (mapped == NULL)
     return NULL;
   data = g_mapped_file_get_contents (mapped);

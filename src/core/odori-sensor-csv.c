@@ -1039,7 +1039,7 @@ odori_sensor_csv_load (const char               *path,
       return NULL;
     }
   g_clear_pointer (&file, odori_text_file_free);
-  mapped = g_mapped_file_new (path, FALSE, error);
+  mapped = odori_mapped_file_new (path, error);
   if (mapped == NULL)
     return NULL;
   return odori_sensor_csv_load_data (path, g_mapped_file_get_contents (mapped),

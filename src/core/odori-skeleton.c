@@ -874,16 +874,10 @@ read_limited (const char  *path,
 {
   g_autofree char *data = NULL;
   gsize len = 0, cap = 0;
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  int fd = odori_open_regular_file (path, error);
 
   if (fd < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot open: %s"), path,
-                   g_strerror (saved_errno));
-      return NULL;
-    }
+    return NULL;
   for (;;)
     {
       gssize got;

@@ -387,6 +387,69 @@ text_file_take_raw (OdoriTextFile *file,
   return TRUE;
 }
 
+int
+odori_open_regular_file (const char  *path,
+                         GError     **error)
+{
+  struct stat st;
+  int fd, flags;
+
+  g_return_val_if_fail (path != NULL, -1);
+
+  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot open: %s"), path,
+                   g_strerror (saved_errno));
+      return -1;
+    }
+  if (fstat (fd, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot read: %s"), path,
+                   g_strerror (saved_errno));
+      return -1;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      if (S_ISDIR (st.st_mode))
+        g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: a folder, not a file"),
+                     path);
+      else if (S_ISFIFO (st.st_mode))
+        g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
+                     _("%s: a pipe (FIFO), not a regular file; Odori reads files only"), path);
+      else
+        g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
+                     _("%s: not a regular file (a device or a socket); Odori reads files only"),
+                     path);
+      return -1;
+    }
+  flags = fcntl (fd, F_GETFL);
+  if (flags >= 0)
+    fcntl (fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
+GMappedFile *
+odori_mapped_file_new (const char  *path,
+                       GError     **error)
+{
+  GMappedFile *mapped;
+  int fd = odori_open_regular_file (path, error);
+
+  if (fd < 0)
+    return NULL;
+  mapped = g_mapped_file_new_from_fd (fd, FALSE, error);
+  close (fd);
+  return mapped;
+}
+
 OdoriTextFile *
 odori_text_file_open (const char  *path,
                       GError     **error)
@@ -397,37 +460,20 @@ odori_text_file_open (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  fd = odori_open_regular_file (path, error);
   if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0)
     {
       int saved_errno = errno;
 
-      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
-                   _("%s: cannot open: %s"), path, g_strerror (saved_errno));
+      close (fd);
+      g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot read: %s"), path,
+                   g_strerror (saved_errno));
       return NULL;
     }
 
   file = text_file_new (path);
-
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      /* Not a regular file (a pipe, say): read it whole. */
-      g_autofree char *contents = NULL;
-      gsize len = 0;
-
-      close (fd);
-      if (!g_file_get_contents (path, &contents, &len, NULL))
-        {
-          g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
-                       _("%s: cannot read the file"), path);
-          return NULL;
-        }
-      if (!text_file_take_raw (file, contents, len, error))
-        return NULL;
-      if (file->owned == NULL)
-        file->owned = g_steal_pointer (&contents);
-      return g_steal_pointer (&file);
-    }
 
   if ((guint64) st.st_size > MAX_FILE_SIZE)
     {

@@ -30,6 +30,15 @@ typedef enum
 GQuark         odori_text_error_quark        (void);
 const char    *odori_encoding_to_string      (OdoriEncoding  encoding);
 
+/* Opens PATH for reading if it is a regular file, without ever blocking: a FIFO, a
+ * device or a directory is refused with "PATH: not a regular file". The descriptor is
+ * close-on-exec and blocking again once checked. -1 and ERROR on failure. */
+int            odori_open_regular_file       (const char     *path,
+                                              GError        **error);
+/* g_mapped_file_new () through odori_open_regular_file (). */
+GMappedFile   *odori_mapped_file_new         (const char     *path,
+                                              GError        **error);
+
 /* A whole text file as UTF-8 (BOM removed). Plain UTF-8/ASCII files are memory-mapped,
  * not copied; Shift_JIS files are decoded into a new buffer. The data is not
  * NUL-terminated: always use the length. */
