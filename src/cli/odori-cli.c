@@ -97,7 +97,9 @@ print_json (JsonNode *node)
   json_generator_set_pretty (gen, TRUE);
   json_generator_set_root (gen, node);
   text = json_generator_to_data (gen, NULL);
-  g_print ("%s\n", text);
+  /* JSON is UTF-8 whatever the locale (RFC 8259): written as bytes, never converted. */
+  fputs (text, stdout);
+  fputc ('\n', stdout);
 }
 
 static void
@@ -1615,11 +1617,45 @@ odori_localedir (void)
   return LOCALEDIR;
 }
 
+static void
+print_utf8 (const char *text)
+{
+  fputs (text, stdout);
+  fflush (stdout);
+}
+
+static void
+printerr_utf8 (const char *text)
+{
+  fputs (text, stderr);
+  fflush (stderr);
+}
+
+/* GLib converts g_print's UTF-8 to the locale's charset, and an ASCII charset (the "C"
+ * and "POSIX" locales, LANG unset in a container or under env -i) turns every Japanese
+ * name and every "°" into "?". Odori's data is Japanese: under an ASCII charset the text
+ * goes out as UTF-8; any other charset (EUC-JP, say) is still converted. */
+static void
+print_utf8_unless_locale_says_otherwise (void)
+{
+  const char *charset = NULL;
+
+  if (g_get_charset (&charset))
+    return;
+  if (g_ascii_strcasecmp (charset, "ANSI_X3.4-1968") == 0 || g_ascii_strcasecmp (charset, "ASCII") == 0
+      || g_ascii_strcasecmp (charset, "US-ASCII") == 0 || g_ascii_strcasecmp (charset, "646") == 0)
+    {
+      g_set_print_handler (print_utf8);
+      g_set_printerr_handler (printerr_utf8);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   setlocale (LC_ALL, "");
+  print_utf8_unless_locale_says_otherwise ();
   bindtextdomain (GETTEXT_PACKAGE, odori_localedir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
