@@ -12,6 +12,8 @@
 
 #include "odori-bva.h"
 
+#include "test-corpus.h"
+
 static char *tmp_dir;
 
 #define HEADER_STD                                                   \
@@ -387,20 +389,10 @@ test_round_trip_hand (void)
 
 /* Corpus files, read in place. */
 
-static char *
-corpus_path (const char *name)
-{
-  const char *dir = g_getenv ("ODORI_CORPUS_DIR");
-
-  if (dir == NULL)
-    return NULL;
-  return g_build_filename (dir, "bva-motionx", name, NULL);
-}
-
 static void
 test_corpus_one_segment (void)
 {
-  g_autofree char *path = corpus_path ("OneSegment.vpm");
+  g_autofree char *path = odori_test_corpus_file ("bva-motionx/OneSegment.vpm");
   g_autoptr(OdoriMotion) m = NULL;
   g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
   g_autoptr(GError) error = NULL;
@@ -409,10 +401,7 @@ test_corpus_one_segment (void)
   versor qz, qx, qy, tmp, expected;
 
   if (path == NULL)
-    {
-      g_test_skip ("ODORI_CORPUS_DIR is not set");
-      return;
-    }
+    return;
   m = odori_bva_load (path, warnings, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (warnings->len, ==, 0);
@@ -470,17 +459,14 @@ test_corpus_one_segment (void)
 static void
 test_corpus_08_01 (void)
 {
-  g_autofree char *path = corpus_path ("08_01.vpm");
+  g_autofree char *path = odori_test_corpus_file ("bva-motionx/08_01.vpm");
   g_autoptr(OdoriMotion) m = NULL;
   g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
   g_autoptr(GError) error = NULL;
   const OdoriTransform *t;
 
   if (path == NULL)
-    {
-      g_test_skip ("ODORI_CORPUS_DIR is not set");
-      return;
-    }
+    return;
   m = odori_bva_load (path, warnings, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (warnings->len, ==, 0);

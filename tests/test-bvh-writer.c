@@ -12,6 +12,8 @@
 #include "odori-bvh.h"
 #include "odori-skeleton.h"
 
+#include "test-corpus.h"
+
 static char *tmp_dir;
 
 /* Helpers */
@@ -454,10 +456,9 @@ frame0_size (const OdoriMotion *motion)
 
 static void
 check_corpus_round_trip (const char *relative,
+                         const char *path,
                          const char *out_name)
 {
-  const char *corpus = g_getenv ("ODORI_CORPUS_DIR");
-  g_autofree char *path = NULL;
   g_autofree char *original = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
@@ -465,17 +466,6 @@ check_corpus_round_trip (const char *relative,
   g_autoptr(OdoriMotion) loaded = NULL;
   double size;
 
-  if (corpus == NULL)
-    {
-      g_test_skip ("ODORI_CORPUS_DIR is not set");
-      return;
-    }
-  path = g_build_filename (corpus, relative, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("corpus file missing");
-      return;
-    }
   motion = odori_bvh_load (path, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (motion->has_hierarchy);
@@ -532,18 +522,16 @@ assert_joint_channels (const char *text,
 static void
 test_corpus_cmu_131 (void)
 {
-  const char *corpus = g_getenv ("ODORI_CORPUS_DIR");
-  g_autofree char *path = NULL;
+  g_autofree char *path = odori_test_corpus_file ("bvh-cmu-131/131_01.bvh");
   g_autoptr(OdoriMotion) motion = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   int shoulder, hip;
 
-  check_corpus_round_trip ("bvh-cmu-131/131_01.bvh", "131_01-out.bvh");
-  if (g_test_failed () || corpus == NULL)
+  if (path == NULL)
     return;
-  path = g_build_filename (corpus, "bvh-cmu-131", "131_01.bvh", NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+  check_corpus_round_trip ("bvh-cmu-131/131_01.bvh", path, "131_01-out.bvh");
+  if (g_test_failed ())
     return;
   motion = odori_bvh_load (path, NULL, &error);
   g_assert_no_error (error);
@@ -566,7 +554,11 @@ test_corpus_cmu_131 (void)
 static void
 test_corpus_salsa (void)
 {
-  check_corpus_round_trip ("bvh-cmu-salsa/60_10_scaled.bvh", "60_10-out.bvh");
+  g_autofree char *path = odori_test_corpus_file ("bvh-cmu-salsa/60_10_scaled.bvh");
+
+  if (path == NULL)
+    return;
+  check_corpus_round_trip ("bvh-cmu-salsa/60_10_scaled.bvh", path, "60_10-out.bvh");
 }
 
 /* A motion without frames or segments still writes a well-formed file. */

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
@@ -13,33 +15,37 @@
 #include "odori-bvh.h"
 #include "odori-format.h"
 
+#include "test-corpus.h"
+
 static char *tmpdir;
 static char *libdir;
 
+/* Runs odori-cli with ENVP (NULL: this process's environment), under `timeout 60` so
+ * that a command that never ends fails the test instead of hanging it (exit 124). */
 static int
-run (char       **out,
-     char       **err,
-     const char  *first,
-     ...)
+run_valist (char       **out,
+            char       **err,
+            char       **envp,
+            const char  *first,
+            va_list      args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   const char *cli = g_getenv ("ODORI_CLI");
   int status = 0;
-  va_list args;
 
   g_assert_nonnull (cli);
   /* callers reuse their out/err strings from run to run */
   g_clear_pointer (out, g_free);
   g_clear_pointer (err, g_free);
+  g_ptr_array_add (argv, (char *) "timeout");
+  g_ptr_array_add (argv, (char *) "60");
   g_ptr_array_add (argv, (char *) cli);
-  va_start (args, first);
   for (const char *a = first; a != NULL; a = va_arg (args, const char *))
     g_ptr_array_add (argv, (char *) a);
-  va_end (args);
   g_ptr_array_add (argv, NULL);
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_SEARCH_PATH, NULL, NULL,
                                out, err, &status, &error));
   g_assert_no_error (error);
   if (WIFEXITED (status))
@@ -47,23 +53,41 @@ run (char       **out,
   return -1;
 }
 
+static int
+run (char       **out,
+     char       **err,
+     const char  *first,
+     ...)
+{
+  va_list args;
+  int status;
+
+  va_start (args, first);
+  status = run_valist (out, err, NULL, first, args);
+  va_end (args);
+  return status;
+}
+
+static int
+run_env (char       **out,
+         char       **err,
+         char       **envp,
+         const char  *first,
+         ...)
+{
+  va_list args;
+  int status;
+
+  va_start (args, first);
+  status = run_valist (out, err, envp, first, args);
+  va_end (args);
+  return status;
+}
+
 static char *
 lib_file (const char *name)
 {
   return g_build_filename (libdir, name, NULL);
-}
-
-static char *
-corpus_file (const char *rel)
-{
-  const char *dir = g_getenv ("ODORI_CORPUS_DIR");
-  char *path;
-
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, rel, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    g_error ("corpus file %s is missing", path);
-  return path;
 }
 
 static JsonNode *
@@ -116,16 +140,86 @@ test_sample_and_info_json (void)
   g_assert_true (json_object_has_member (part, "sensors"));
 }
 
+/* Odori's data is Japanese: JSON is UTF-8 whatever the locale, and text output is UTF-8
+ * under an ASCII locale (LANG unset as under env -i, or LC_ALL=C), never "?". */
+static void
+test_utf8_without_locale (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *index = lib_file ("motion.dat");
+  g_autofree char *score = lib_file ("sample.dds");
+  g_autofree char *bvh = g_build_filename (tmpdir, "utf8.bvh", NULL);
+  char *empty[] = { NULL };
+  char *c_locale[] = { (char *) "LC_ALL=C", NULL };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *part;
+
+  g_assert_cmpint (run_env (&out, &err, empty, "info", "--json", index, NULL), ==, 0);
+  g_assert_true (g_utf8_validate (out, -1, NULL));
+  root = parse_json (out);
+  part = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (root), "parts"), 0);
+  g_assert_cmpstr (json_object_get_string_member (part, "name"), ==, "胴体 Body");
+
+  g_assert_cmpint (run_env (&out, &err, c_locale, "info", "--json", index, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "\"胴体 Body\""));
+
+  g_assert_cmpint (run_env (&out, &err, empty, "info", index, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "胴体 Body"));
+  g_assert_null (strchr (out, '?'));
+
+  g_assert_cmpint (run_env (&out, &err, c_locale, "compose", score, "--seams", "-o", bvh, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "jump°"));
+}
+
+/* A show file that is a FIFO (or a device) is refused at once with a clear message: it
+ * never blocks check, compose or info waiting for a writer. */
+static void
+test_not_regular_files (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *dir = g_build_filename (tmpdir, "fifo-lib", NULL);
+  g_autofree char *index = g_build_filename (dir, "motion.dat", NULL);
+  g_autofree char *score = g_build_filename (dir, "sample.dds", NULL);
+  g_autofree char *show = g_build_filename (dir, "te.bva", NULL);
+  g_autofree char *bvh = g_build_filename (tmpdir, "fifo.bvh", NULL);
+
+  g_assert_cmpint (run (&out, &err, "sample", dir, NULL), ==, 0);
+  g_assert_cmpint (g_unlink (show), ==, 0);
+  g_assert_cmpint (mkfifo (show, 0600), ==, 0);
+
+  g_assert_cmpint (run (&out, &err, "check", index, score, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "te.bva: a pipe (FIFO), not a regular file"));
+  g_assert_nonnull (strstr (err, "motion.dat:"));
+  g_assert_null (strstr (err, "CRITICAL"));
+
+  g_assert_cmpint (run (&out, &err, "compose", score, "-o", bvh, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "te.bva: a pipe (FIFO), not a regular file"));
+  g_assert_null (strstr (err, "CRITICAL"));
+
+  g_assert_cmpint (run (&out, &err, "info", show, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "not a regular file"));
+  g_assert_cmpint (run (&out, &err, "info", "/dev/null", NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "/dev/null: not a regular file"));
+  g_assert_cmpint (run (&out, &err, "info", dir, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "a folder, not a file"));
+}
+
 static void
 test_info_corpus (void)
 {
-  g_autofree char *vpm = corpus_file ("bva-motionx/08_01.vpm");
-  g_autofree char *bvh = corpus_file ("bvh-cmu-131/131_01.bvh");
+  g_autofree char *vpm = odori_test_corpus_file ("bva-motionx/08_01.vpm");
+  g_autofree char *bvh = NULL;
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(JsonNode) root = NULL;
   JsonArray *files;
   JsonObject *a, *b;
 
+  if (vpm == NULL)
+    return;
+  bvh = odori_test_corpus_file ("bvh-cmu-131/131_01.bvh");
+  if (bvh == NULL)
+    return;
   g_assert_cmpint (run (&out, &err, "info", "--json", vpm, bvh, NULL), ==, 0);
   root = parse_json (out);
   files = json_node_get_array (root);
@@ -213,14 +307,19 @@ test_usage_errors (void)
 static void
 test_convert (void)
 {
-  g_autofree char *bvh = corpus_file ("bvh-cmu-131/131_01.bvh");
-  g_autofree char *vpm = corpus_file ("bva-motionx/OneSegment.vpm");
+  g_autofree char *bvh = odori_test_corpus_file ("bvh-cmu-131/131_01.bvh");
+  g_autofree char *vpm = NULL;
   g_autofree char *out_bva = g_build_filename (tmpdir, "walk.bva", NULL);
   g_autofree char *out_bvh = g_build_filename (tmpdir, "walk.bvh", NULL);
   g_autofree char *out_vpm = g_build_filename (tmpdir, "one.bva", NULL);
   g_autofree char *out = NULL, *err = NULL, *why = NULL;
   g_autoptr(OdoriMotion) src = NULL, a = NULL, b = NULL, c = NULL, d = NULL;
 
+  if (bvh == NULL)
+    return;
+  vpm = odori_test_corpus_file ("bva-motionx/OneSegment.vpm");
+  if (vpm == NULL)
+    return;
   g_assert_cmpint (run (&out, &err, "convert", bvh, "-o", out_bva, NULL), ==, 0);
   g_assert_cmpint (run (&out, &err, "convert", bvh, "-o", out_bvh, NULL), ==, 0);
   src = odori_format_load_motion (bvh, NULL, NULL);
@@ -312,6 +411,8 @@ main (int   argc,
 
   g_test_add_func ("/cli/info/sample-json", test_sample_and_info_json);
   g_test_add_func ("/cli/info/corpus", test_info_corpus);
+  g_test_add_func ("/cli/utf8-without-locale", test_utf8_without_locale);
+  g_test_add_func ("/cli/not-regular-files", test_not_regular_files);
   g_test_add_func ("/cli/check", test_check);
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/cli/convert", test_convert);

@@ -10,6 +10,8 @@
 
 #include "odori-index.h"
 
+#include "test-corpus.h"
+
 static char *tmp_dir;
 
 /* The seed's example (dance-composer-file-spec.ja.txt); it is already in the canonical
@@ -1028,8 +1030,7 @@ test_check_files_ok (void)
 static void
 test_check_files_corpus (void)
 {
-  const char *corpus = g_getenv ("ODORI_CORPUS_DIR");
-  g_autofree char *vpm = NULL;
+  g_autofree char *vpm = odori_test_corpus_file ("bva-motionx/08_01.vpm");
   g_autofree char *content = NULL;
   g_autofree char *index_path = NULL;
   g_autofree char *expected = NULL;
@@ -1038,17 +1039,8 @@ test_check_files_corpus (void)
   g_autoptr(GError) error = NULL;
   guint n_errors = 0;
 
-  if (corpus == NULL)
-    {
-      g_test_skip ("ODORI_CORPUS_DIR is not set");
-      return;
-    }
-  vpm = g_build_filename (corpus, "bva-motionx", "08_01.vpm", NULL);
-  if (!g_file_test (vpm, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("corpus file 08_01.vpm is missing");
-      return;
-    }
+  if (vpm == NULL)
+    return;
 
   /* A real BVA file (277 frames, .vpm extension) named by an absolute path. */
   content = g_strdup_printf ("begin class code=c\n"

@@ -12,6 +12,8 @@
 #include "odori-format.h"
 #include "odori-joints.h"
 
+#include "seed-joints-example.h"
+
 static char *tmp_dir;
 
 static char *
@@ -25,37 +27,13 @@ write_tmp (const char *name,
   return path;
 }
 
-/* The example of seeds/joints-text-file.ja.txt, from its header to its last joint line
- * (the page elides the rest with " ......."), comment line included. */
+/* The example of seeds/joints-text-file.ja.txt (seed-joints-example.h), from its header
+ * to its last joint line (the page elides the rest with " ......."), comment line
+ * included. */
 static char *
 seed_example (void)
 {
-  g_autofree char *corpus = g_strdup (g_getenv ("ODORI_CORPUS_DIR"));
-  g_autofree char *seeds = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  GString *out = g_string_new (NULL);
-  gboolean in = FALSE;
-
-  g_assert_nonnull (corpus);
-  seeds = g_build_filename (corpus, "..", "seeds", NULL);
-  path = g_build_filename (seeds, "joints-text-file.ja.txt", NULL);
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      char *line = g_strchomp (lines[i]);
-
-      if (!in && strcmp (line, "NI_JOINTS_TEXT_FILE") == 0)
-        in = TRUE;
-      else if (in && g_str_has_prefix (line, " ."))
-        break;
-      if (in)
-        g_string_append_printf (out, "%s\n", line);
-    }
-  g_assert_true (in);
-  return g_string_free (out, FALSE);
+  return g_strdup (seed_joints_example);
 }
 
 static OdoriImportOptions

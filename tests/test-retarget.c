@@ -27,6 +27,9 @@
 #include "odori-sensor-csv.h"
 #include "odori-skeleton.h"
 
+#include "seed-joints-example.h"
+#include "test-corpus.h"
+
 static char *tmp_dir;
 
 static char *
@@ -664,9 +667,7 @@ test_seed_file_quaternions (void)
 {
   /* The seed's frame 1: with its quaternions read as documented, every bone points along
    * a T-pose axis: spine up, arms out to the sides, legs down. */
-  g_autofree char *corpus = g_strdup (g_getenv ("ODORI_CORPUS_DIR"));
-  g_autofree char *seed = g_build_filename (corpus, "..", "seeds", "joints-text-file.ja.txt", NULL);
-  g_autofree char *text = NULL;
+  g_autofree char *text = g_strdup (seed_joints_example);
   g_autofree char *path = NULL;
   g_autoptr(OdoriMotion) m = NULL;
   char *start, *end;
@@ -681,10 +682,9 @@ test_seed_file_quaternions (void)
   };
   double max = 0;
 
-  g_assert_true (g_file_get_contents (seed, &text, NULL, NULL));
-  start = strstr (text, "\nNI_JOINTS_TEXT_FILE\n");
-  g_assert_nonnull (start);
-  start++;
+  /* frame 1 only: the example up to frame 2's time */
+  g_assert_true (g_str_has_prefix (text, "NI_JOINTS_TEXT_FILE\n"));
+  start = text;
   end = strstr (start, "18864");
   g_assert_nonnull (end);
   *end = '\0';
@@ -769,15 +769,18 @@ static void
 test_kst_corpus_mapping (void)
 {
   /* the real KST maps the capture onto its Japanese bone names */
-  g_autofree char *corpus = g_strdup (g_getenv ("ODORI_CORPUS_DIR"));
-  g_autofree char *kst = g_build_filename (corpus, "kst-rokdebone2", "my", "ConvSetting3.kst", NULL);
+  g_autofree char *kst = odori_test_corpus_file ("kst-rokdebone2/my/ConvSetting3.kst");
   double times[5] = { 0, 33, 66, 100, 133 };
-  g_autofree char *path = write_ni ("kst.txt", times, 5, 0);
+  g_autofree char *path = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(OdoriKbs) kbs = odori_kbs_load (kst, NULL, &error);
+  g_autoptr(OdoriKbs) kbs = NULL;
   g_autoptr(OdoriMotion) m = NULL;
   OdoriImportOptions options;
 
+  if (kst == NULL)
+    return;
+  path = write_ni ("kst.txt", times, 5, 0);
+  kbs = odori_kbs_load (kst, NULL, &error);
   g_assert_no_error (error);
   odori_import_options_init (&options);
   options.kbs = kbs;
