@@ -17,6 +17,7 @@
 #include "odori-compose.h"
 #include "odori-format.h"
 #include "odori-index.h"
+#include "odori-sample.h"
 #include "odori-score.h"
 
 typedef void (*PoseFunc) (guint clip, guint frame, guint seg, double pos[3], double rot_zxy[3]);
@@ -774,6 +775,104 @@ test_shared_files (void)
   odori_motion_unref (first);
 }
 
+
+/* Composes SCORE_PATH (its own index) and returns the BVA written to a file as bytes. */
+static char *
+compose_to_bva_bytes (const char *score_path,
+                      const char *out_name,
+                      gsize      *len)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriScore) score = odori_score_load (score_path, &error);
+  g_autofree char *index_path = NULL;
+  g_autofree char *score_dir = g_path_get_dirname (score_path);
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(OdoriComposer) composer = NULL;
+  g_autofree char *out = tmp_path (out_name);
+  OdoriMotion *motion;
+  char *bytes = NULL;
+
+  g_assert_no_error (error);
+  index_path = g_build_filename (score_dir, score->index_path, NULL);
+  index = odori_index_load (index_path, &error);
+  g_assert_no_error (error);
+  composer = odori_composer_new (score, index, &error);
+  g_assert_no_error (error);
+  motion = odori_composer_compose (composer, &error);
+  g_assert_no_error (error);
+  g_assert_true (odori_bva_save (motion, out, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (out, &bytes, len, NULL));
+  return bytes;
+}
+
+static const char *foreign_segments[] = { "hip", "abdomen", "chest", "lThigh", "Chest", NULL };
+
+/* DESIGN.md "Composition": the output has the reference skeleton's sensors only (the
+ * first show file the score uses), so a show file with another skeleton added to a
+ * library (first in motion.dat, even) changes no score that does not use it; a score
+ * that uses it on the root track gets its sensors, and check's warning names the mix. */
+static void
+test_foreign_show (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = tmp_path ("foreign-lib");
+  g_autofree char *index_path = g_build_filename (dir, "motion.dat", NULL);
+  g_autofree char *score_path = g_build_filename (dir, "sample.dds", NULL);
+  g_autofree char *mixed_path = g_build_filename (dir, "mixed.dds", NULL);
+  g_autofree char *before = NULL, *after = NULL, *text = NULL, *with = NULL;
+  g_autoptr(GPtrArray) diags = odori_diagnostics_new ();
+  gsize before_len, after_len;
+
+  g_assert_true (odori_sample_write (dir, &error));
+  g_assert_no_error (error);
+  before = compose_to_bva_bytes (score_path, "foreign-before.bva", &before_len);
+
+  write_bva ("foreign.bva", 1, 30, 1.0 / 30, foreign_segments, pose_translate);
+  g_assert_true (g_file_get_contents (index_path, &text, NULL, NULL));
+  with = g_strdup_printf ("begin class name=\"Foreign\" code=\"f\"\n"
+                          "  begin show name=\"F\" code=\"FX\" file=\"../foreign.bva\"\n"
+                          "    motion name=\"f1\" code=\"F1\" frame=1-30\n"
+                          "  end show\n"
+                          "end class\n%s", text);
+  g_assert_true (g_file_set_contents (index_path, with, -1, NULL));
+  after = compose_to_bva_bytes (score_path, "foreign-after.bva", &after_len);
+  g_assert_cmpmem (before, before_len, after, after_len);
+
+  /* the foreign show on the root track: its sensors first, then those the parts name */
+  g_assert_true (g_file_set_contents (mixed_path,
+                                      "# Index: motion.dat\n"
+                                      "BD: Chest\n1: F1\n"
+                                      "LA: Chest,LeftCollar,LeftUpArm,LeftLowArm,LeftHand\n1: C1\n",
+                                      -1, NULL));
+  {
+    g_autoptr(OdoriScore) score = odori_score_load (mixed_path, &error);
+    g_autoptr(OdoriIndex) index = odori_index_load (index_path, &error);
+    g_autoptr(OdoriComposer) composer = NULL;
+    const char *expected[] = { "hip", "abdomen", "chest", "lThigh", "Chest", "LeftCollar",
+                               "LeftUpArm", "LeftLowArm", "LeftHand" };
+    OdoriMotion *motion;
+    OdoriDiagnostic *d;
+
+    g_assert_no_error (error);
+    composer = odori_composer_new (score, index, &error);
+    g_assert_no_error (error);
+    motion = odori_composer_compose (composer, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (motion->n_segments, ==, G_N_ELEMENTS (expected));
+    for (guint k = 0; k < G_N_ELEMENTS (expected); k++)
+      g_assert_cmpstr (motion->segments[k].name, ==, expected[k]);
+    g_assert_true (g_str_has_suffix (odori_composer_get_reference (composer), "foreign.bva"));
+    odori_composer_check_sensor_sets (composer, diags);
+    g_assert_cmpuint (diags->len, ==, 1);
+    d = g_ptr_array_index (diags, 0);
+    g_assert_false (d->is_error);
+    g_assert_cmpuint (d->line, ==, 5);
+    g_assert_nonnull (strstr (d->message, "symbol C1"));
+    g_assert_nonnull (strstr (d->message, "te.bva"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -798,6 +897,7 @@ main (int   argc,
   g_test_add_func ("/compose/shared-files", test_shared_files);
   g_test_add_func ("/compose/seams", test_seams);
   g_test_add_func ("/compose/errors", test_errors);
+  g_test_add_func ("/compose/foreign-show", test_foreign_show);
   g_test_add_func ("/compose/resample-function", test_resample_function);
   g_test_add_func ("/compose/slerp-opposite-signs", test_slerp_opposite_signs);
 

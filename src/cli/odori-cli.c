@@ -815,6 +815,15 @@ cmd_check (int    argc,
             }
           if (index != NULL)
             ok = odori_score_resolve (score, index, diags) && ok;
+          if (index != NULL && ok)
+            {
+              /* A score that mixes show files of different skeletons composes the
+               * reference skeleton's sensors only: say so. */
+              g_autoptr(OdoriComposer) composer = odori_composer_new (score, index, NULL);
+
+              if (composer != NULL)
+                odori_composer_check_sensor_sets (composer, diags);
+            }
         }
     }
 

@@ -92,6 +92,7 @@ struct _OdoriComposer
   guint           n_frames;
   guint           n_desc;       /* frames the stored descriptors cover */
   char           *plan_key;     /* parts and sensors, to notice structural edits */
+  char           *reference;    /* the reference skeleton's show file, or NULL */
   OdoriMotion    *out;
   GArray         *seams;
   gboolean        seams_valid;
@@ -290,6 +291,7 @@ odori_composer_free (OdoriComposer *self)
   g_clear_pointer (&self->out, odori_motion_unref);
   g_clear_pointer (&self->seams, g_array_unref);
   g_free (self->plan_key);
+  g_free (self->reference);
   g_free (self);
 }
 
@@ -356,24 +358,68 @@ load_file (OdoriComposer *self,
   return motion;
 }
 
-/* Every sensor of the library's files, in the order the index lists its shows. */
-static void
-collect_sensors (OdoriComposer *self)
+static OdoriIndexShow *first_show (OdoriIndex *index);
+
+/* The show file of SYM, or NULL if the index does not know it. */
+static char *
+symbol_show_path (OdoriComposer    *self,
+                  OdoriScoreSymbol *sym)
 {
-  for (guint c = 0; c < self->index->classes->len; c++)
+  OdoriIndexMotion *im = odori_index_lookup (self->index, sym->symbol, NULL);
+
+  return im != NULL ? odori_index_show_path (self->index, im->show) : NULL;
+}
+
+/* The reference skeleton's file (DESIGN.md, "Composition"): the show file of the root
+ * track's first symbol; else of the first symbol in score order; else the index's first
+ * show (the one a root track without symbols holds). ROOT is the root part's index, or -1
+ * when it is not known yet. */
+static char *
+reference_show_path (OdoriComposer *self,
+                     int            root)
+{
+  OdoriScore *score = self->score;
+  OdoriIndexShow *show;
+
+  if (root >= 0 && (guint) root < score->parts->len)
     {
-      OdoriIndexClass *klass = g_ptr_array_index (self->index->classes, c);
+      OdoriScorePart *spart = g_ptr_array_index (score->parts, root);
 
-      for (guint s = 0; s < klass->shows->len; s++)
+      for (guint i = 0; i < spart->symbols->len; i++)
         {
-          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
-          g_autofree char *path = odori_index_show_path (self->index, show);
-          OdoriMotion *motion = load_file (self, path);
+          char *path = symbol_show_path (self, &g_array_index (spart->symbols, OdoriScoreSymbol, i));
 
-          for (guint k = 0; motion != NULL && k < motion->n_segments; k++)
-            sensor_add (self, motion->segments[k].name);
+          if (path != NULL)
+            return path;
         }
     }
+  for (guint p = 0; p < score->parts->len; p++)
+    {
+      OdoriScorePart *spart = g_ptr_array_index (score->parts, p);
+
+      for (guint i = 0; i < spart->symbols->len; i++)
+        {
+          char *path = symbol_show_path (self, &g_array_index (spart->symbols, OdoriScoreSymbol, i));
+
+          if (path != NULL)
+            return path;
+        }
+    }
+  show = first_show (self->index);
+  return show != NULL ? odori_index_show_path (self->index, show) : NULL;
+}
+
+/* The output's sensors start with the reference skeleton's, in its file's order; a
+ * sensor that only another show file has is never written, so a foreign show added to
+ * the library cannot change the scores that do not use it. */
+static void
+collect_sensors (OdoriComposer *self,
+                 const char    *reference)
+{
+  OdoriMotion *motion = reference != NULL ? load_file (self, reference) : NULL;
+
+  for (guint k = 0; motion != NULL && k < motion->n_segments; k++)
+    sensor_add (self, motion->segments[k].name);
 }
 
 static OdoriIndexShow *
@@ -500,9 +546,14 @@ get_clip (OdoriComposer *self,
   return clip;
 }
 
+/* Parts, their sensors and the reference skeleton's file: what build_plan () depends
+ * on. ROOT: the root part of the current plan (the part lists decide it). */
 static char *
-make_plan_key (OdoriScore *score)
+make_plan_key (OdoriComposer *self,
+               int            root)
 {
+  OdoriScore *score = self->score;
+  g_autofree char *reference = reference_show_path (self, root);
   GString *key = g_string_new (NULL);
 
   for (guint p = 0; p < score->parts->len; p++)
@@ -514,6 +565,7 @@ make_plan_key (OdoriScore *score)
         g_string_append_printf (key, "%s,", part->sensors[s]);
       g_string_append_c (key, '\n');
     }
+  g_string_append_printf (key, "reference:%s\n", reference ? reference : "");
   return g_string_free (key, FALSE);
 }
 
@@ -846,7 +898,9 @@ static gboolean
 build_plan (OdoriComposer *self,
             GError       **error)
 {
+  g_autofree char *reference = NULL;
   OdoriIndexShow *show;
+  int root;
 
   free_plan (self);
   g_hash_table_remove_all (self->symbol_clips);
@@ -857,7 +911,18 @@ build_plan (OdoriComposer *self,
   g_clear_pointer (&self->out, odori_motion_unref);
 
   self->frame_time = choose_frame_time (self);
-  collect_sensors (self);
+  /* The root part follows from the parts' sensor lists alone: a first pass over the
+   * parts finds it, and with it the reference skeleton whose sensors come first. */
+  if (!build_parts (self, error))
+    return FALSE;
+  root = self->root;
+  free_plan (self);
+  g_ptr_array_set_size (self->sensors, 0);
+  g_hash_table_remove_all (self->sensor_index);
+  reference = reference_show_path (self, root);
+  collect_sensors (self, reference);
+  g_free (self->reference);
+  self->reference = g_strdup (reference);
   if (!build_parts (self, error))
     return FALSE;
 
@@ -872,7 +937,7 @@ build_plan (OdoriComposer *self,
     }
 
   g_free (self->plan_key);
-  self->plan_key = make_plan_key (self->score);
+  self->plan_key = make_plan_key (self, self->root);
   return TRUE;
 }
 
@@ -913,6 +978,65 @@ odori_composer_new_with_cache (OdoriScore        *score,
   if (!build_plan (self, error) || !place_symbols (self, error))
     return NULL;
   return g_steal_pointer (&self);
+}
+
+const char *
+odori_composer_get_reference (OdoriComposer *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->reference;
+}
+
+void
+odori_composer_check_sensor_sets (OdoriComposer *self,
+                                  GPtrArray     *diags)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  OdoriMotion *ref;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (diags != NULL);
+
+  ref = self->reference != NULL ? g_hash_table_lookup (self->files, self->reference) : NULL;
+  if (ref == NULL)
+    return;
+  g_hash_table_add (seen, g_strdup (self->reference));
+  for (guint p = 0; p < self->score->parts->len; p++)
+    {
+      OdoriScorePart *spart = g_ptr_array_index (self->score->parts, p);
+
+      for (guint i = 0; i < spart->symbols->len; i++)
+        {
+          OdoriScoreSymbol *sym = &g_array_index (spart->symbols, OdoriScoreSymbol, i);
+          g_autofree char *path = symbol_show_path (self, sym);
+          g_autoptr(GString) extra = g_string_new (NULL);
+          g_autoptr(GString) lacking = g_string_new (NULL);
+          guint n_extra = 0, n_lacking = 0;
+          OdoriMotion *motion;
+
+          if (path == NULL || g_hash_table_contains (seen, path))
+            continue;
+          motion = g_hash_table_lookup (self->files, path);
+          g_hash_table_add (seen, g_strdup (path));
+          if (motion == NULL)
+            continue;
+          for (guint k = 0; k < motion->n_segments; k++)
+            if (odori_motion_find_segment (ref, motion->segments[k].name) < 0 && n_extra++ < 8)
+              g_string_append_printf (extra, "%s%s", extra->len ? ", " : "", motion->segments[k].name);
+          for (guint k = 0; k < ref->n_segments; k++)
+            if (odori_motion_find_segment (motion, ref->segments[k].name) < 0 && n_lacking++ < 8)
+              g_string_append_printf (lacking, "%s%s", lacking->len ? ", " : "", ref->segments[k].name);
+          if (n_extra == 0 && n_lacking == 0)
+            continue;
+          g_ptr_array_add (diags, odori_diagnostic_new (
+            self->score->path, sym->line, FALSE,
+            _("symbol %s: its show file %s has other sensors than the score's reference skeleton "
+              "(%s): %u of its sensors are not composed (%s%s), %u of the reference's it lacks "
+              "(%s%s)"),
+            sym->symbol, path, self->reference, n_extra, extra->str, n_extra > 8 ? ", …" : "",
+            n_lacking, lacking->str, n_lacking > 8 ? ", …" : ""));
+        }
+    }
 }
 
 void
@@ -1514,7 +1638,7 @@ odori_composer_update (OdoriComposer  *self,
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  key = make_plan_key (self->score);
+  key = make_plan_key (self, self->root);
   if (g_strcmp0 (key, self->plan_key) != 0 || self->out == NULL)
     {
       if (!build_plan (self, error))

@@ -78,6 +78,13 @@ OdoriMotion    *odori_composer_update          (OdoriComposer   *composer,
 /* The seam report of the last compose: OdoriSeam, in part order then frame order. */
 GArray         *odori_composer_get_seams       (OdoriComposer   *composer);
 double          odori_composer_get_frame_time  (OdoriComposer   *composer);
+/* The reference skeleton's show file (its sensors come first in the output), or NULL. */
+const char     *odori_composer_get_reference   (OdoriComposer   *composer);
+/* Adds to DIAGS (OdoriDiagnostic) a warning for each show file the score uses whose
+ * sensor set differs from the reference skeleton's: its extra sensors are not composed,
+ * and the reference's sensors it lacks follow their parts. */
+void            odori_composer_check_sensor_sets (OdoriComposer *composer,
+                                                  GPtrArray     *diags);
 
 void            odori_seam_clear               (OdoriSeam       *seam);
 
