@@ -4,12 +4,18 @@
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
 
+#include "odori-bva.h"
 #include "odori-bvh.h"
+#include "odori-compose.h"
+#include "odori-index.h"
+#include "odori-sample.h"
+#include "odori-score.h"
 #include "odori-skeleton.h"
 
 #include "test-corpus.h"
@@ -31,12 +37,34 @@ write_tmp (const char *name,
 }
 
 static char *
+write_to_string_mode (const OdoriMotion   *motion,
+                      const OdoriSkeleton *skeleton,
+                      OdoriBvhPositions    positions)
+{
+  g_autoptr(OdoriOutput) out = odori_output_new_memory (ODORI_ENCODING_UTF8);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  const char *data;
+  gsize len;
+
+  odori_bvh_write_full (motion, skeleton, positions, out);
+  g_assert_true (odori_output_commit (out, &error));
+  g_assert_no_error (error);
+  bytes = odori_output_steal_bytes (out);
+  data = g_bytes_get_data (bytes, &len);
+  return g_strndup (data, len);
+}
+
+/* With the default, AUTO. */
+static char *
 write_to_string (const OdoriMotion   *motion,
                  const OdoriSkeleton *skeleton)
 {
   g_autoptr(OdoriOutput) out = odori_output_new_memory (ODORI_ENCODING_UTF8);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *text_auto = write_to_string_mode (motion, skeleton, ODORI_BVH_POSITIONS_AUTO);
   const char *data;
   gsize len;
 
@@ -45,10 +73,31 @@ write_to_string (const OdoriMotion   *motion,
   g_assert_no_error (error);
   bytes = odori_output_steal_bytes (out);
   data = g_bytes_get_data (bytes, &len);
-  return g_strndup (data, len);
+  text = g_strndup (data, len);
+  g_assert_cmpstr (text, ==, text_auto);
+  return g_steal_pointer (&text);
 }
 
 /* Saves MOTION as BVH and reads it back. */
+static OdoriMotion *
+save_and_load_mode (const OdoriMotion   *motion,
+                    const OdoriSkeleton *skeleton,
+                    OdoriBvhPositions    positions,
+                    const char          *name)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  OdoriMotion *loaded;
+
+  g_assert_true (odori_bvh_save_full (motion, skeleton, positions, path, &error));
+  g_assert_no_error (error);
+  loaded = odori_bvh_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (loaded);
+  return loaded;
+}
+
+/* The same with the default, AUTO. */
 static OdoriMotion *
 save_and_load (const OdoriMotion   *motion,
                const OdoriSkeleton *skeleton,
@@ -561,6 +610,655 @@ test_corpus_salsa (void)
   check_corpus_round_trip ("bvh-cmu-salsa/60_10_scaled.bvh", path, "60_10-out.bvh");
 }
 
+/* Position channels (--bvh-positions): a joint whose offset in its parent's frame varies
+ * gets Xposition Yposition Zposition in AUTO, so that the BVH reads back to the BVA. */
+
+static gboolean
+has_position_channels (const OdoriSegment *seg)
+{
+  for (guint c = 0; c < seg->n_channels; c++)
+    if (seg->channels[c] <= ODORI_CHANNEL_ZPOSITION)
+      return TRUE;
+  return FALSE;
+}
+
+/* Joints below a root with position channels. */
+static guint
+count_position_joints (const OdoriMotion *motion)
+{
+  guint n = 0;
+
+  for (guint s = 0; s < motion->n_segments; s++)
+    if (motion->segments[s].parent >= 0 && has_position_channels (&motion->segments[s]))
+      n++;
+  return n;
+}
+
+static double
+max_abs_coordinate (const OdoriMotion *motion)
+{
+  double m = 0;
+
+  for (gsize i = 0; i < (gsize) motion->n_frames * motion->n_segments; i++)
+    for (int k = 0; k < 3; k++)
+      m = MAX (m, fabs (motion->transforms[i].position[k]));
+  return m;
+}
+
+/* Half a unit of the last decimal printed in TEXT (a BVH): its first frame's first value. */
+static double
+printed_resolution (const char *text)
+{
+  const char *line = strstr (text, "\nFrame Time:");
+  guint decimals = 0;
+
+  g_assert_nonnull (line);
+  line = strchr (line + 1, '\n');
+  g_assert_nonnull (line);
+  line++;
+  while (*line == '-' || g_ascii_isdigit (*line))
+    line++;
+  g_assert_cmpint (*line, ==, '.');
+  for (line++; g_ascii_isdigit (*line); line++)
+    decimals++;
+  g_assert_cmpuint (decimals, >, 0);
+  return 0.5 * pow (10, -(double) decimals);
+}
+
+/* How close the BVH TEXT written from MOTION gives back its world positions, per
+ * coordinate: a joint with position channels is off by its printed values' rounding, at
+ * most the printed resolution per coordinate, √3 of it once rotated; the writer's
+ * subtraction from the parent and the reader's addition to it are float sums of
+ * coordinates up to MOTION's largest, each off by up to its float spacing (FLT_EPSILON
+ * times it), and as much again for the rotations. */
+static double
+print_tolerance (const OdoriMotion *motion,
+                 const char        *text)
+{
+  return sqrt (3.0) * printed_resolution (text) + 4 * FLT_EPSILON * max_abs_coordinate (motion);
+}
+
+/* The largest difference of a world coordinate between EXPECTED and GOT, every segment
+ * of EXPECTED found by name in GOT. */
+static double
+max_position_error (const OdoriMotion *expected,
+                    const OdoriMotion *got)
+{
+  double e = 0;
+
+  g_assert_cmpuint (expected->n_frames, ==, got->n_frames);
+  for (guint s = 0; s < expected->n_segments; s++)
+    {
+      int t = odori_motion_find_segment (got, expected->segments[s].name);
+
+      g_assert_cmpint (t, >=, 0);
+      for (guint f = 0; f < expected->n_frames; f++)
+        for (int i = 0; i < 3; i++)
+          e = MAX (e, fabs ((double) odori_motion_get (expected, f, s)->position[i] -
+                            odori_motion_get (got, f, t)->position[i]));
+    }
+  return e;
+}
+
+/* MOTION (read from BVH) saved as BVA with BVA's usual fields and units, as odori-cli
+ * convert does, and read back. */
+static OdoriMotion *
+through_bva (const OdoriMotion *motion,
+             const char        *name)
+{
+  g_autoptr(OdoriMotion) copy = odori_motion_copy (motion);
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  OdoriMotion *back;
+
+  for (guint s = 0; s < copy->n_segments; s++)
+    {
+      OdoriSegment *seg = &copy->segments[s];
+
+      if (seg->n_fields != 0)
+        continue;
+      seg->n_fields = ODORI_N_FIELDS;
+      for (guint f = 0; f < ODORI_N_FIELDS; f++)
+        {
+          seg->fields[f] = f;
+          seg->units[f] = f < 3 ? ODORI_UNIT_INCHES : f < 6 ? ODORI_UNIT_DEGREES : ODORI_UNIT_PERCENT;
+        }
+      for (guint fr = 0; fr < copy->n_frames; fr++)
+        for (int i = 0; i < 3; i++)
+          odori_motion_get (copy, fr, s)->scale[i] *= 100.0f;
+    }
+  g_assert_true (odori_bva_save (copy, path, &error));
+  g_assert_no_error (error);
+  back = odori_bva_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (back);
+  return back;
+}
+
+/* SEGMENT's offset from PARENT at FRAME, in the parent's frame. */
+static void
+local_offset (const OdoriMotion *motion,
+              guint              frame,
+              int                segment,
+              int                parent,
+              vec3               offset)
+{
+  versor inv;
+  vec3 d;
+
+  glm_quat_conjugate (odori_motion_get (motion, frame, parent)->rotation, inv);
+  glm_vec3_sub (odori_motion_get (motion, frame, segment)->position,
+                odori_motion_get (motion, frame, parent)->position, d);
+  glm_quat_rotatev (inv, d, offset);
+}
+
+static OdoriSkeleton *
+load_skeleton_xml (const char *name,
+                   const char *xml)
+{
+  g_autofree char *path = write_tmp (name, xml);
+  g_autoptr(GError) error = NULL;
+  OdoriSkeleton *skeleton = odori_skeleton_load (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (skeleton);
+  return skeleton;
+}
+
+/* A skeleton hanging every segment of MOTION from its first. */
+static OdoriSkeleton *
+star_skeleton (const OdoriMotion *motion)
+{
+  g_autoptr(GString) xml = g_string_new ("<odori-skeleton version=\"1\">\n");
+  g_autofree char *first = g_markup_escape_text (motion->segments[0].name, -1);
+
+  for (guint s = 0; s < motion->n_segments; s++)
+    {
+      g_autofree char *name = g_markup_escape_text (motion->segments[s].name, -1);
+
+      g_string_append_printf (xml, "<bone name=\"%s\" parent=\"%s\" length=\"1\"/>\n", name,
+                              s == 0 ? "" : first);
+    }
+  g_string_append (xml, "</odori-skeleton>\n");
+  return load_skeleton_xml ("star.xml", xml->str);
+}
+
+/* An optical marker file: 41 markers, rotations all 0. Every marker moves relative to
+ * whichever marker the tree hangs it from: BVA → BVH → BVA gives each one back within
+ * the printing precision. With position channels on the root only, the markers moved
+ * rigidly with their parents and came back 24 inches off. */
+static void
+test_positions_markers (void)
+{
+  g_autofree char *path = odori_test_corpus_file ("bva-motionx/08_01.vpm");
+  g_autoptr(OdoriMotion) motion = NULL;
+  g_autoptr(OdoriMotion) loaded = NULL;
+  g_autoptr(OdoriMotion) back = NULL;
+  g_autoptr(OdoriMotion) root_only = NULL;
+  g_autoptr(OdoriSkeleton) star = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  double tol, err;
+
+  if (path == NULL)
+    return;
+  motion = odori_bva_load (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (motion->n_segments, ==, 41);
+
+  text = write_to_string (motion, NULL);
+  tol = print_tolerance (motion, text);
+  loaded = save_and_load (motion, NULL, "08_01.bvh");
+  g_assert_cmpuint (loaded->n_segments, ==, motion->n_segments);
+  /* Whatever tree the skeleton makes of them (one, or each marker a root of its own),
+   * every marker has position channels. */
+  for (guint s = 0; s < loaded->n_segments; s++)
+    g_assert_true (has_position_channels (&loaded->segments[s]));
+  err = max_position_error (motion, loaded);
+  g_test_message ("08_01.vpm -> BVH: %u joints below a root with position channels; largest "
+                  "position error %g (tolerance %g)", count_position_joints (loaded), err, tol);
+  g_assert_cmpfloat (err, <=, tol);
+  assert_globals_by_name (motion, loaded, tol, 0.01);
+
+  /* BVA again: the same segments, frames, positions, rotations (0) and scales (100). */
+  back = through_bva (loaded, "08_01-back.bva");
+  g_assert_cmpuint (back->n_segments, ==, motion->n_segments);
+  g_assert_cmpfloat_with_epsilon (back->frame_time, motion->frame_time, 1e-9);
+  g_assert_cmpfloat (max_position_error (motion, back), <=, tol);
+  assert_globals_by_name (motion, back, tol, 0.01);
+  for (guint s = 0; s < back->n_segments; s++)
+    for (guint f = 0; f < back->n_frames; f++)
+      for (int i = 0; i < 3; i++)
+        g_assert_cmpfloat (odori_motion_get (back, f, s)->scale[i], ==, 100);
+
+  /* On a tree that hangs every marker from the first one: AUTO gives them all position
+   * channels; with the root alone they move rigidly with it and come back far off. */
+  star = star_skeleton (motion);
+  g_clear_pointer (&loaded, odori_motion_unref);
+  loaded = save_and_load (motion, star, "08_01-star.bvh");
+  g_assert_cmpuint (count_position_joints (loaded), ==, motion->n_segments - 1);
+  err = max_position_error (motion, loaded);
+  g_test_message ("08_01.vpm -> BVH, markers hung from the first: largest position error %g",
+                  err);
+  g_assert_cmpfloat (err, <=, tol);
+  root_only = save_and_load_mode (motion, star, ODORI_BVH_POSITIONS_ROOT, "08_01-root.bvh");
+  g_assert_cmpuint (count_position_joints (root_only), ==, 0);
+  err = max_position_error (motion, root_only);
+  g_test_message ("08_01.vpm -> BVH, markers hung from the first, position channels on the "
+                  "root only: largest position error %g", err);
+  g_assert_cmpfloat (err, >, 1.0);
+}
+
+/* A skeleton for the prop motion: a fan held at the chest, its tip fixed to it. */
+static const char prop_skeleton_xml[] =
+  "<odori-skeleton version=\"1\">\n"
+  "<bone name=\"Hips\" parent=\"\" length=\"10\"/>\n"
+  "<bone name=\"Chest\" parent=\"Hips\" length=\"8\"/>\n"
+  "<bone name=\"Head\" parent=\"Chest\" length=\"3\"/>\n"
+  "<bone name=\"Fan\" parent=\"Chest\" length=\"4\"/>\n"
+  "<bone name=\"FanTip\" parent=\"Fan\" length=\"1\"/>\n"
+  "</odori-skeleton>\n";
+
+static const float fan_tip_offset[3] = { 0.5f, 4.0f, -1.0f };
+
+/* The rigid motion with a fan (moving freely: thrown, caught, waved) and its tip. */
+static OdoriMotion *
+make_prop_motion (guint n_frames)
+{
+  g_autoptr(OdoriMotion) rigid = make_rigid_motion (n_frames);
+  OdoriMotion *motion = odori_motion_new (5, n_frames, 1.0 / 30, NULL);
+  static const char *names[] = { "Hips", "Chest", "Head", "Fan", "FanTip" };
+
+  for (guint s = 0; s < 5; s++)
+    odori_motion_set_segment_name (motion, s, names[s]);
+  for (guint f = 0; f < n_frames; f++)
+    {
+      double t = f / (double) MAX (n_frames - 1, 1);
+      const OdoriTransform *chest = odori_motion_get (rigid, f, 1);
+      OdoriTransform *fan = odori_motion_get (motion, f, 3);
+      double fan_zxy[3] = { 90 * sin (2 * t), 30 * t, 200 * t };
+      double tip_zxy[3] = { 0, 0, 0 };
+
+      for (guint s = 0; s < 3; s++)
+        *odori_motion_get (motion, f, s) = *odori_motion_get (rigid, f, s);
+      odori_euler_to_quat ("ZXY", fan_zxy, fan->rotation);
+      fan->position[0] = chest->position[0] + (float) (12 * sin (4 * t));
+      fan->position[1] = chest->position[1] + (float) (6 + 5 * cos (3 * t) + 40 * t * (1 - t));
+      fan->position[2] = chest->position[2] + (float) (10 * t * t);
+      fk_child (fan, fan_tip_offset, tip_zxy, odori_motion_get (motion, f, 4));
+    }
+  return motion;
+}
+
+/* A prop that moves freely relative to the bone it hangs from gets position channels;
+ * the bones and the prop's rigidly fixed tip do not. */
+static void
+test_positions_prop (void)
+{
+  g_autoptr(OdoriSkeleton) skeleton = load_skeleton_xml ("prop.xml", prop_skeleton_xml);
+  g_autoptr(OdoriMotion) motion = make_prop_motion (60);
+  g_autoptr(OdoriMotion) loaded = NULL;
+  g_autoptr(OdoriMotion) root_only = NULL;
+  g_autofree char *text = write_to_string (motion, skeleton);
+  double tol = print_tolerance (motion, text);
+  int fan, tip;
+  vec3 offset0;
+
+  assert_joint_channels (text, "Hips", "Xposition Yposition Zposition Zrotation Xrotation "
+                                       "Yrotation");
+  assert_joint_channels (text, "Fan", "Xposition Yposition Zposition Zrotation Xrotation "
+                                      "Yrotation");
+  assert_joint_channels (text, "Chest", "Zrotation Xrotation Yrotation");
+  assert_joint_channels (text, "Head", "Zrotation Xrotation Yrotation");
+  assert_joint_channels (text, "FanTip", "Zrotation Xrotation Yrotation");
+
+  loaded = save_and_load (motion, skeleton, "prop.bvh");
+  g_assert_cmpuint (count_position_joints (loaded), ==, 1);
+  g_assert_cmpfloat (max_position_error (motion, loaded), <=, tol);
+  assert_globals_by_name (motion, loaded, tol, 0.01);
+  /* The fan's OFFSET is its first frame's offset from the chest (the reader puts the
+   * position channels in its place). */
+  fan = odori_motion_find_segment (loaded, "Fan");
+  g_assert_cmpint (fan, >=, 0);
+  local_offset (motion, 0, 3, 1, offset0);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpfloat_with_epsilon (loaded->segments[fan].offset[i], offset0[i], 1e-5);
+  /* The tip, rigid on the fan, keeps its bone. */
+  tip = odori_motion_find_segment (loaded, "FanTip");
+  g_assert_cmpint (tip, >=, 0);
+  g_assert_cmpint (loaded->segments[tip].parent, ==, fan);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpfloat_with_epsilon (loaded->segments[tip].offset[i], fan_tip_offset[i], 1e-4);
+
+  /* The root alone with position channels: the fan stays where frame 0 had it. */
+  root_only = save_and_load_mode (motion, skeleton, ODORI_BVH_POSITIONS_ROOT, "prop-root.bvh");
+  g_assert_cmpuint (count_position_joints (root_only), ==, 0);
+  g_assert_cmpfloat (max_position_error (motion, root_only), >, 1.0);
+}
+
+/* A composed score whose symbols come from two shows of different dancers: in show B
+ * the chest sits 12 above the hips, in show A 10. At the switch the bone stretches; the
+ * chest gets position channels, the head (8 above the chest in both) does not. */
+static void
+write_show (const char *dir,
+            const char *name,
+            float       chest_height)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(OdoriMotion) show = odori_motion_new (3, 10, 1.0 / 30, NULL);
+  g_autoptr(GError) error = NULL;
+  const float chest[3] = { 0, chest_height, 0.5f };
+
+  odori_motion_set_segment_name (show, 0, "Hips");
+  odori_motion_set_segment_name (show, 1, "Chest");
+  odori_motion_set_segment_name (show, 2, "Head");
+  for (guint f = 0; f < 10; f++)
+    {
+      OdoriTransform *hips = odori_motion_get (show, f, 0);
+      double hips_zxy[3] = { 2.0 * f, 0, 9.0 * f };
+      double chest_zxy[3] = { 0, 3.0 * f, -2.0 * f };
+      double head_zxy[3] = { 1.0 * f, 0, 4.0 * f };
+
+      odori_euler_to_quat ("ZXY", hips_zxy, hips->rotation);
+      hips->position[0] = 2.0f * f;
+      hips->position[1] = 40;
+      fk_child (hips, chest, chest_zxy, odori_motion_get (show, f, 1));
+      fk_child (odori_motion_get (show, f, 1), head_offset, head_zxy,
+                odori_motion_get (show, f, 2));
+    }
+  g_assert_true (odori_bva_save (show, path, &error));
+  g_assert_no_error (error);
+}
+
+static OdoriMotion *
+compose_file (const char *dir,
+              const char *score_name,
+              int         blend)
+{
+  g_autofree char *index_path = g_build_filename (dir, "motion.dat", NULL);
+  g_autofree char *score_path = g_build_filename (dir, score_name, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriIndex) index = odori_index_load (index_path, &error);
+  g_autoptr(OdoriScore) score = NULL;
+  g_autoptr(OdoriComposer) composer = NULL;
+  OdoriMotion *motion;
+
+  g_assert_no_error (error);
+  score = odori_score_load (score_path, &error);
+  g_assert_no_error (error);
+  composer = odori_composer_new (score, index, &error);
+  g_assert_no_error (error);
+  odori_composer_set_blend (composer, blend);
+  motion = odori_composer_compose (composer, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (motion);
+  /* The composed motion lives as long as the composer. */
+  return odori_motion_copy (motion);
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+static void
+test_positions_stretch (void)
+{
+  g_autofree char *dir = g_build_filename (tmp_dir, "stretch", NULL);
+  g_autofree char *index_path = g_build_filename (dir, "motion.dat", NULL);
+  g_autofree char *score_path = g_build_filename (dir, "score.dds", NULL);
+  g_autoptr(OdoriMotion) motion = NULL;
+  g_autoptr(OdoriMotion) loaded = NULL;
+  g_autoptr(OdoriMotion) root_only = NULL;
+  g_autofree char *text = NULL;
+  vec3 before, after;
+  double tol;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  write_show (dir, "a.bva", 10);
+  write_show (dir, "b.bva", 12);
+  g_assert_true (g_file_set_contents (index_path,
+    "define part name=\"Body\" code=\"BD\" map=\"Hips,Chest,Head\"\n"
+    "begin class name=\"Test\" code=\"t\"\n"
+    "  begin show name=\"A\" code=\"SA\" file=\"a.bva\"\n"
+    "    motion name=\"a\" code=\"A1\" frame=1-10\n"
+    "  end show\n"
+    "  begin show name=\"B\" code=\"SB\" file=\"b.bva\"\n"
+    "    motion name=\"b\" code=\"B1\" frame=1-10\n"
+    "  end show\n"
+    "end class\n", -1, NULL));
+  g_assert_true (g_file_set_contents (score_path, "BD: Hips,Chest,Head\n1: A1\n11: B1\n", -1,
+                                      NULL));
+  motion = compose_file (dir, "score.dds", 0);
+  g_assert_cmpuint (motion->n_frames, ==, 20);
+  g_assert_cmpint (odori_motion_find_segment (motion, "Chest"), ==, 1);
+  local_offset (motion, 9, 1, 0, before);
+  local_offset (motion, 10, 1, 0, after);
+  g_assert_cmpfloat_with_epsilon (before[1], 10, 1e-4);
+  g_assert_cmpfloat_with_epsilon (after[1], 12, 1e-4);
+
+  text = write_to_string (motion, NULL);
+  tol = print_tolerance (motion, text);
+  assert_joint_channels (text, "Chest", "Xposition Yposition Zposition Zrotation Xrotation "
+                                        "Yrotation");
+  assert_joint_channels (text, "Head", "Zrotation Xrotation Yrotation");
+  loaded = save_and_load (motion, NULL, "stretch.bvh");
+  g_assert_cmpuint (count_position_joints (loaded), ==, 1);
+  g_assert_cmpfloat (max_position_error (motion, loaded), <=, tol);
+  assert_globals_by_name (motion, loaded, tol, 0.01);
+
+  root_only = save_and_load_mode (motion, NULL, ODORI_BVH_POSITIONS_ROOT, "stretch-root.bvh");
+  g_assert_cmpfloat (max_position_error (motion, root_only), >, 1.0);
+  remove_dir (dir);
+}
+
+/* ROOT is the writer as it was: position channels on the root only, the text byte for
+ * byte what it wrote before AUTO existed (and what AUTO writes for a rigid skeleton).
+ * ALL gives every joint position channels, a hierarchy's joints too. */
+static const char golden_root_bvh[] =
+  "HIERARCHY\n"
+  "ROOT Hips\n"
+  "{\n"
+  "\tOFFSET 0.000000 0.000000 0.000000\n"
+  "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+  "\tJOINT Chest\n"
+  "\t{\n"
+  "\t\tOFFSET 0.000000 10.000000 0.000000\n"
+  "\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+  "\t\tJOINT Head\n"
+  "\t\t{\n"
+  "\t\t\tOFFSET 0.000000 6.000000 8.000000\n"
+  "\t\t\tCHANNELS 3 Zrotation Xrotation Yrotation\n"
+  "\t\t\tEnd Site\n"
+  "\t\t\t{\n"
+  "\t\t\t\tOFFSET 0.000000 3.000000 4.000000\n"
+  "\t\t\t}\n"
+  "\t\t}\n"
+  "\t}\n"
+  "}\n"
+  "MOTION\n"
+  "Frames: 3\n"
+  "Frame Time: 0.04\n"
+  "1.000000 2.000000 3.000000 0.000000 0.000000 0.000000 0.000000 0.000000 0.000000 "
+  "0.000000 0.000000 0.000000\n"
+  "2.000000 2.000000 3.000000 0.000000 0.000000 180.000000 0.000000 0.000000 0.000000 "
+  "0.000000 0.000000 0.000000\n"
+  "3.000000 2.000000 3.000000 0.000000 0.000000 360.000000 0.000000 -180.000000 0.000000 "
+  "0.000000 0.000000 0.000000\n";
+
+static const char golden_skeleton_xml[] =
+  "<odori-skeleton version=\"1\">\n"
+  "<bone name=\"Hips\" parent=\"\" length=\"10\"/>\n"
+  "<bone name=\"Chest\" parent=\"Hips\" length=\"10\"/>\n"
+  "<bone name=\"Head\" parent=\"Chest\" length=\"5\"/>\n"
+  "</odori-skeleton>\n";
+
+/* Three frames whose numbers are all exact in float: at rest, the hips turned 180° about
+ * Y, the chest turned 180° about X. */
+static OdoriMotion *
+make_golden_motion (void)
+{
+  static const float pos[3][3][3] = {
+    { { 1, 2, 3 }, { 1, 12, 3 }, { 1, 18, 11 } },
+    { { 2, 2, 3 }, { 2, 12, 3 }, { 2, 18, -5 } },
+    { { 3, 2, 3 }, { 3, 12, 3 }, { 3, 6, -5 } },
+  };
+  static const float rot[3][3][4] = {
+    { { 0, 0, 0, 1 }, { 0, 0, 0, 1 }, { 0, 0, 0, 1 } },
+    { { 0, 1, 0, 0 }, { 0, 1, 0, 0 }, { 0, 1, 0, 0 } },
+    { { 0, 0, 0, 1 }, { 1, 0, 0, 0 }, { 1, 0, 0, 0 } },
+  };
+  OdoriMotion *motion = odori_motion_new (3, 3, 0.04, NULL);
+
+  odori_motion_set_segment_name (motion, 0, "Hips");
+  odori_motion_set_segment_name (motion, 1, "Chest");
+  odori_motion_set_segment_name (motion, 2, "Head");
+  for (guint f = 0; f < 3; f++)
+    for (guint s = 0; s < 3; s++)
+      {
+        memcpy (odori_motion_get (motion, f, s)->position, pos[f][s], sizeof pos[f][s]);
+        memcpy (odori_motion_get (motion, f, s)->rotation, rot[f][s], sizeof rot[f][s]);
+      }
+  return motion;
+}
+
+static void
+test_positions_root_all (void)
+{
+  g_autoptr(OdoriSkeleton) golden_skeleton = load_skeleton_xml ("golden.xml", golden_skeleton_xml);
+  g_autoptr(OdoriSkeleton) prop_skeleton = load_skeleton_xml ("prop.xml", prop_skeleton_xml);
+  g_autoptr(OdoriMotion) golden = make_golden_motion ();
+  g_autoptr(OdoriMotion) rigid = make_rigid_motion (40);
+  g_autoptr(OdoriMotion) prop = make_prop_motion (30);
+  g_autoptr(OdoriMotion) loaded = NULL;
+  g_autoptr(OdoriMotion) hierarchy = NULL;
+  g_autofree char *odd_path = write_tmp ("odd-all.bvh", odd_bvh);
+  g_autoptr(GError) error = NULL;
+  char *text;
+
+  /* ROOT: today's text. */
+  text = write_to_string_mode (golden, golden_skeleton, ODORI_BVH_POSITIONS_ROOT);
+  g_assert_cmpstr (text, ==, golden_root_bvh);
+  g_free (text);
+  text = write_to_string (golden, golden_skeleton);
+  g_assert_cmpstr (text, ==, golden_root_bvh);
+  g_free (text);
+  {
+    g_autofree char *text_root = write_to_string_mode (rigid, NULL, ODORI_BVH_POSITIONS_ROOT);
+    g_autofree char *text_auto = write_to_string (rigid, NULL);
+
+    g_assert_cmpstr (text_root, ==, text_auto);
+    g_assert_cmpuint (count_occurrences (text_root, "CHANNELS 6 "), ==, 1);
+  }
+  text = write_to_string_mode (prop, prop_skeleton, ODORI_BVH_POSITIONS_ROOT);
+  g_assert_cmpuint (count_occurrences (text, "CHANNELS 6 "), ==, 1);
+  assert_joint_channels (text, "Fan", "Zrotation Xrotation Yrotation");
+  g_free (text);
+
+  /* ALL: every joint, rigid or not. */
+  text = write_to_string_mode (prop, prop_skeleton, ODORI_BVH_POSITIONS_ALL);
+  g_assert_cmpuint (count_occurrences (text, "CHANNELS 6 Xposition Yposition Zposition "
+                                             "Zrotation Xrotation Yrotation\n"), ==, 5);
+  g_assert_cmpuint (count_occurrences (text, "CHANNELS 3 "), ==, 0);
+  loaded = save_and_load_mode (prop, prop_skeleton, ODORI_BVH_POSITIONS_ALL, "prop-all.bvh");
+  g_assert_cmpuint (count_position_joints (loaded), ==, 4);
+  g_assert_cmpfloat (max_position_error (prop, loaded), <=, print_tolerance (prop, text));
+  g_free (text);
+
+  /* A hierarchy keeps its channels in AUTO and ROOT; ALL puts position channels first
+   * on the joints that have none. */
+  hierarchy = odori_bvh_load (odd_path, NULL, &error);
+  g_assert_no_error (error);
+  {
+    g_autofree char *text_root = write_to_string_mode (hierarchy, NULL, ODORI_BVH_POSITIONS_ROOT);
+    g_autofree char *text_auto = write_to_string (hierarchy, NULL);
+    g_autofree char *text_all = write_to_string_mode (hierarchy, NULL, ODORI_BVH_POSITIONS_ALL);
+    g_autoptr(OdoriMotion) all = save_and_load_mode (hierarchy, NULL, ODORI_BVH_POSITIONS_ALL,
+                                                     "odd-all-out.bvh");
+
+    g_assert_cmpstr (text_root, ==, text_auto);
+    g_assert_nonnull (strstr (text_all, "\tCHANNELS 6 Yrotation Xposition Xrotation Yposition "
+                                        "Zrotation Zposition\n"));
+    g_assert_nonnull (strstr (text_all, "\tCHANNELS 6 Xrotation Zposition Yrotation Xposition "
+                                        "Zrotation Yposition\n"));
+    assert_joint_channels (text_all, "tip joint", "Xposition Yposition Zposition Xrotation "
+                                                  "Yrotation Zrotation");
+    assert_joint_channels (text_all, "arm", "Xposition Yposition Zposition Zrotation Xrotation");
+    g_assert_cmpuint (count_position_joints (all), ==, 3);
+    assert_globals_equal (hierarchy, all, 1e-4, 0.01);
+  }
+}
+
+/* AUTO on rigid skeletons: no position channels below the root, even when the BVA's
+ * printed decimals make the offsets wobble by rounding. */
+static void
+test_positions_rigid (void)
+{
+  static const char *corpus[] = {
+    "bvh-cmu-131/131_01.bvh", "bvh-cmu-cgspeed/12_03.bvh", "bvh-cmu-salsa/60_10_scaled.bvh",
+    "bvh-cmu-salsa/61_10_scaled.bvh", "bvh-fair-zup/zombie.bvh", "bvh-rokoko/jesse_dance.bvh",
+  };
+  g_autofree char *dir = g_build_filename (tmp_dir, "sample", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriMotion) composed = NULL;
+  g_autoptr(OdoriMotion) loaded = NULL;
+  double size;
+
+  /* The sample library's dance, composed without blends (a blend mixes two clips' world
+   * positions, which does stretch bones for its frames). */
+  g_assert_true (odori_sample_write (dir, &error));
+  g_assert_no_error (error);
+  composed = compose_file (dir, "sample.dds", 0);
+  loaded = save_and_load (composed, NULL, "sample.bvh");
+  size = frame0_size (composed);
+  g_test_message ("sample.dds composed: %u joints below a root with position channels, "
+                  "largest position error %g of size %g", count_position_joints (loaded),
+                  max_position_error (composed, loaded), size);
+  g_assert_cmpuint (count_position_joints (loaded), ==, 0);
+  g_assert_cmpfloat (max_position_error (composed, loaded), <=, 1e-5 * size);
+  remove_dir (dir);
+
+  /* Corpus BVH → BVA → BVH on the file's own tree. */
+  for (guint i = 0; i < G_N_ELEMENTS (corpus); i++)
+    {
+      g_autofree char *path = odori_test_corpus_file (corpus[i]);
+      g_autoptr(OdoriMotion) bvh = NULL;
+      g_autoptr(OdoriMotion) bva = NULL;
+      g_autoptr(OdoriMotion) back = NULL;
+      g_autoptr(OdoriSkeleton) skeleton = NULL;
+      double err;
+
+      if (path == NULL)
+        continue;
+      bvh = odori_bvh_load (path, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (count_position_joints (bvh), ==, 0);
+      skeleton = odori_skeleton_for_motion (bvh);
+      g_assert_cmpint (skeleton->scheme, ==, ODORI_SKELETON_SCHEME_HIERARCHY);
+      bva = through_bva (bvh, "corpus.bva");
+      g_assert_false (bva->has_hierarchy);
+      back = save_and_load (bva, skeleton, "corpus.bvh");
+      size = frame0_size (bvh);
+      err = max_position_error (bva, back);
+      g_test_message ("%s -> BVA -> BVH: %u joints below a root with position channels, "
+                      "largest position error %g of size %g", corpus[i],
+                      count_position_joints (back), err, size);
+      g_assert_cmpuint (count_position_joints (back), ==, 0);
+      g_assert_cmpuint (back->n_segments, ==, bvh->n_segments);
+      g_assert_cmpfloat (err, <=, 1e-5 * size);
+    }
+}
+
 /* A motion without frames or segments still writes a well-formed file. */
 static void
 test_empty (void)
@@ -629,6 +1327,11 @@ main (int   argc,
   g_test_add_func ("/bvh-writer/hierarchy/odd", test_hierarchy_odd);
   g_test_add_func ("/bvh-writer/hierarchy/cmu-131", test_corpus_cmu_131);
   g_test_add_func ("/bvh-writer/hierarchy/salsa", test_corpus_salsa);
+  g_test_add_func ("/bvh-writer/positions/markers", test_positions_markers);
+  g_test_add_func ("/bvh-writer/positions/prop", test_positions_prop);
+  g_test_add_func ("/bvh-writer/positions/stretch", test_positions_stretch);
+  g_test_add_func ("/bvh-writer/positions/root-all", test_positions_root_all);
+  g_test_add_func ("/bvh-writer/positions/rigid", test_positions_rigid);
   g_test_add_func ("/bvh-writer/empty", test_empty);
   g_test_add_func ("/bvh-writer/save-failure", test_save_failure);
 

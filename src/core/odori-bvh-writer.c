@@ -17,10 +17,31 @@
  *   so that a rigid motion reads back to the same global transforms; the root's OFFSET
  *   is 0 (its position channels carry the translation). The root gets
  *   Xposition Yposition Zposition Zrotation Xrotation Yrotation, other joints
- *   Zrotation Xrotation Yrotation (BVA's own order). Segments of the motion that have no
- *   bone in the skeleton are not written (BVH cannot hold a joint outside the tree); a
- *   bone whose segment the motion lacks is skipped and its children hang from its
- *   nearest ancestor that is written, or become ROOTs of their own.
+ *   Zrotation Xrotation Yrotation (BVA's own order), or the root's six channels when
+ *   they get position channels (OdoriBvhPositions): ROOT gives them to the roots only,
+ *   ALL to every joint, AUTO to a joint whose offset in its parent's frame,
+ *   R_parent⁻¹ · (p_child − p_parent), differs at some frame from the first frame's by
+ *   more than VARIATION_UNITS resolution units in a coordinate. A unit is half the last
+ *   printed decimal (0.5e-6) plus the float spacing of the numbers the offset comes
+ *   from, FLT_EPSILON · (the largest |coordinate| of the two segments' positions + the
+ *   largest of the offset's): below it an offset's change is not even representable.
+ *   Offsets of rigid skeletons that went through a BVA (float rounding, BVA's 6
+ *   decimals, its angles snapped within 2e-5°) vary by up to 3.1 units (the corpus BVH
+ *   files on their own trees; 2.9 in the sample library), so 8 leaves them without; a
+ *   prop, a marker or a bone stretching between shows moves by thousands of units. A
+ *   joint with position channels keeps its first frame's offset as OFFSET (readers
+ *   replace it with the channels; Blender draws the rest pose with it). Segments of the
+ *   motion that have no bone in the skeleton are not written (BVH cannot hold a joint
+ *   outside the tree); a bone whose segment the motion lacks is skipped and its children
+ *   hang from its nearest ancestor that is written, or become ROOTs of their own.
+ * - A motion with a hierarchy keeps its channel lists in AUTO and ROOT; in ALL a joint
+ *   lacking position channels gets Xposition Yposition Zposition before its others.
+ * - Position channels carry the translation from where the reader will have put the
+ *   parent (its global position rebuilt from the values as printed) rather than from the
+ *   parent's true position, so that rounding to the printed decimals does not add up
+ *   down the tree: a joint with position channels reads back within the printing
+ *   precision of its own values. Rotations are relative to the parent's true rotation
+ *   (the printed angles' rounding is below the float resolution of a quaternion).
  * - Every leaf gets an End Site (Blender sizes the last bone from it): a skeleton leaf
  *   along the direction from its parent to it, as long as its bone; a hierarchy leaf that
  *   had none, half its OFFSET.
@@ -31,6 +52,7 @@
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -38,6 +60,10 @@
 #include "odori-skeleton.h"
 
 #define VALUE_DECIMALS 6
+/* Half the last printed decimal. */
+#define PRINT_RESOLUTION (0.5e-6)
+/* AUTO: an offset varies when it moves by more than this many resolution units. */
+#define VARIATION_UNITS 8.0
 
 typedef struct
 {
@@ -46,11 +72,13 @@ typedef struct
   int          parent;        /* index into the joints, -1 for a ROOT */
   guint        depth;
   float        offset[3];
+  float        offset_read[3]; /* the OFFSET as a reader gets it from the printed text */
   guint        n_channels;
   OdoriChannel channels[6];
   char         order[4];      /* the rotation channels' axes, completed to three */
   gint8        angle_of[6];   /* per channel: index into the Euler triple, -1 none */
   gboolean     has_rotation;
+  gboolean     has_position;  /* some position channel */
   gboolean     has_end_site;
   float        end_site[3];
 } WriterJoint;
@@ -99,12 +127,15 @@ joint_set_channels (WriterJoint        *joint,
 
   joint->n_channels = MIN (n_channels, G_N_ELEMENTS (joint->channels));
   memcpy (joint->channels, channels, joint->n_channels * sizeof (OdoriChannel));
+  joint->has_position = FALSE;
   for (guint c = 0; c < joint->n_channels; c++)
     {
       OdoriChannel ch = joint->channels[c];
       char axis;
 
       joint->angle_of[c] = -1;
+      if (ch <= ODORI_CHANNEL_ZPOSITION)
+        joint->has_position = TRUE;
       if (ch < ODORI_CHANNEL_XROTATION || ch > ODORI_CHANNEL_ZROTATION)
         continue;
       axis = axis_names[ch - ODORI_CHANNEL_XROTATION];
@@ -239,8 +270,32 @@ joint_is_leaf (GArray *joints,
   return j + 1 >= joints->len || g_array_index (joints, WriterJoint, j + 1).parent != (int) j;
 }
 
+/* ALL on a hierarchy: Xposition Yposition Zposition, then the joint's other channels
+ * (a joint has at most 3 distinct rotation axes; a repeated one, written as 0, is what
+ * the limit of 6 may drop). */
+static void
+joint_add_positions (WriterJoint *joint)
+{
+  OdoriChannel channels[6] = {
+    ODORI_CHANNEL_XPOSITION, ODORI_CHANNEL_YPOSITION, ODORI_CHANNEL_ZPOSITION,
+  };
+  guint n = 3;
+  gboolean has[3] = { FALSE, FALSE, FALSE };
+
+  for (guint c = 0; c < joint->n_channels; c++)
+    if (joint->channels[c] <= ODORI_CHANNEL_ZPOSITION)
+      has[joint->channels[c] - ODORI_CHANNEL_XPOSITION] = TRUE;
+  if (has[0] && has[1] && has[2])
+    return;
+  for (guint c = 0; c < joint->n_channels && n < G_N_ELEMENTS (channels); c++)
+    if (joint->channels[c] > ODORI_CHANNEL_ZPOSITION)
+      channels[n++] = joint->channels[c];
+  joint_set_channels (joint, channels, n);
+}
+
 static GArray *
-joints_from_hierarchy (const OdoriMotion *motion)
+joints_from_hierarchy (const OdoriMotion *motion,
+                       OdoriBvhPositions  positions)
 {
   guint n = motion->n_segments;
   g_autofree int *parent = g_new (int, MAX (n, 1));
@@ -257,6 +312,8 @@ joints_from_hierarchy (const OdoriMotion *motion)
 
       memcpy (joint->offset, seg->offset, sizeof joint->offset);
       joint_set_channels (joint, seg->channels, seg->n_channels);
+      if (positions == ODORI_BVH_POSITIONS_ALL)
+        joint_add_positions (joint);
       joint->has_end_site = seg->has_end_site;
       memcpy (joint->end_site, seg->end_site, sizeof joint->end_site);
       if (!joint->has_end_site && joint_is_leaf (joints, j))
@@ -354,11 +411,69 @@ to_local (versor q,
   glm_quat_rotatev (inv, v, dest);
 }
 
+/* SEGMENT's position at FRAME in the frame of PARENT_SEGMENT, as the first frame's
+ * offset is computed. */
+static void
+frame_offset (const OdoriMotion *motion,
+              guint              frame,
+              guint              segment,
+              guint              parent_segment,
+              vec3               offset)
+{
+  const OdoriTransform *xf = odori_motion_get (motion, frame, segment);
+  const OdoriTransform *pxf = odori_motion_get (motion, frame, parent_segment);
+  versor qp;
+  vec3 d;
+
+  glm_quat_copy ((float *) pxf->rotation, qp);
+  glm_quat_normalize (qp);
+  glm_vec3_sub ((float *) xf->position, (float *) pxf->position, d);
+  to_local (qp, d, offset);
+}
+
+/* AUTO: TRUE if the joint's offset in its parent's frame moves, over the motion, by more
+ * than VARIATION_UNITS resolution units from the first frame's (JOINT->offset) in some
+ * coordinate. A unit is PRINT_RESOLUTION plus the float spacing of the numbers the
+ * offset is computed from: FLT_EPSILON times the largest |coordinate| of the two
+ * segments' positions plus the largest of the offset's. */
+static gboolean
+offset_varies (const OdoriMotion *motion,
+               const WriterJoint *joint,
+               const WriterJoint *parent)
+{
+  double deviation = 0, magnitude = 0, length = 0, unit;
+
+  for (guint f = 0; f < motion->n_frames; f++)
+    {
+      const float *p = odori_motion_get (motion, f, joint->segment)->position;
+      const float *pp = odori_motion_get (motion, f, parent->segment)->position;
+      vec3 offset;
+
+      frame_offset (motion, f, joint->segment, parent->segment, offset);
+      for (int i = 0; i < 3; i++)
+        {
+          double e = fabs ((double) offset[i] - joint->offset[i]);
+
+          /* A non-finite value cannot be rebuilt from a constant offset either. */
+          if (!isfinite (e) || !isfinite (p[i]) || !isfinite (pp[i]))
+            return TRUE;
+          deviation = MAX (deviation, e);
+          magnitude = MAX (magnitude, MAX (fabsf (p[i]), fabsf (pp[i])));
+          length = MAX (length, fabsf (offset[i]));
+        }
+    }
+  for (int i = 0; i < 3; i++)
+    length = MAX (length, fabsf (joint->offset[i]));
+  unit = PRINT_RESOLUTION + FLT_EPSILON * (magnitude + length);
+  return deviation > VARIATION_UNITS * unit;
+}
+
 static void
 skeleton_joint_geometry (const OdoriMotion *motion,
                          GArray            *joints,
                          guint              j,
-                         float              bone_length)
+                         float              bone_length,
+                         OdoriBvhPositions  positions)
 {
   static const OdoriChannel root_channels[] = {
     ODORI_CHANNEL_XPOSITION, ODORI_CHANNEL_YPOSITION, ODORI_CHANNEL_ZPOSITION,
@@ -371,10 +486,29 @@ skeleton_joint_geometry (const OdoriMotion *motion,
   frame0_transform (motion, joint->segment, p, q);
   if (joint->parent >= 0)
     {
-      frame0_transform (motion, g_array_index (joints, WriterJoint, joint->parent).segment, pp, qp);
+      const WriterJoint *parent = &g_array_index (joints, WriterJoint, joint->parent);
+      gboolean moves;
+
+      frame0_transform (motion, parent->segment, pp, qp);
       glm_vec3_sub (p, pp, d);
       to_local (qp, d, joint->offset);
-      joint_set_channels (joint, root_channels + 3, 3);
+      switch (positions)
+        {
+        case ODORI_BVH_POSITIONS_ROOT:
+          moves = FALSE;
+          break;
+        case ODORI_BVH_POSITIONS_ALL:
+          moves = TRUE;
+          break;
+        case ODORI_BVH_POSITIONS_AUTO:
+        default:
+          moves = offset_varies (motion, joint, parent);
+          break;
+        }
+      if (moves)
+        joint_set_channels (joint, root_channels, 6);
+      else
+        joint_set_channels (joint, root_channels + 3, 3);
     }
   else
     joint_set_channels (joint, root_channels, 6);
@@ -396,7 +530,8 @@ skeleton_joint_geometry (const OdoriMotion *motion,
 
 static GArray *
 joints_from_skeleton (const OdoriMotion   *motion,
-                      const OdoriSkeleton *skeleton)
+                      const OdoriSkeleton *skeleton,
+                      OdoriBvhPositions    positions)
 {
   guint n = motion->n_segments;
   g_autofree int *segment_of_bone = g_new (int, MAX (skeleton->n_bones, 1));
@@ -411,7 +546,8 @@ joints_from_skeleton (const OdoriMotion   *motion,
     {
       guint s = g_array_index (joints, WriterJoint, j).segment;
 
-      skeleton_joint_geometry (motion, joints, j, skeleton->bones[bone_of_segment[s]].length);
+      skeleton_joint_geometry (motion, joints, j, skeleton->bones[bone_of_segment[s]].length,
+                               positions);
     }
   return joints;
 }
@@ -503,12 +639,28 @@ write_hierarchy (OdoriOutput *out,
     close_joint (out, &g_array_index (joints, WriterJoint, open[--top]));
 }
 
-/* The joint's local rotation and translation at FRAME (the reader's conversion undone). */
+/* X as a reader gets it back from its text with VALUE_DECIMALS decimals (the rounding
+ * of odori_format_fixed). */
+static float
+printed (double x)
+{
+  double scale = 1.0;
+
+  for (int i = 0; i < VALUE_DECIMALS; i++)
+    scale *= 10;
+  if (!isfinite (x) || fabs (x) * scale >= 9.0e18)
+    return (float) x;
+  return (float) ((double) llround (x * scale) / scale);
+}
+
+/* The joint's local rotation at FRAME, and its local translation from where the reader
+ * puts the parent, PARENT_READ (the reader's conversion undone). */
 static void
 local_transform (const OdoriMotion *motion,
                  GArray            *joints,
                  const WriterJoint *joint,
                  guint              frame,
+                 const float       *parent_read,
                  versor             q,
                  vec3               t)
 {
@@ -529,7 +681,9 @@ local_transform (const OdoriMotion *motion,
       glm_quat_conjugate (qp, inv);
       glm_quat_mul (inv, q, local);
       glm_quat_normalize_to (local, q);
-      glm_vec3_sub (t, (float *) pxf->position, d);
+      if (!joint->has_position)
+        return;
+      glm_vec3_sub (t, (float *) parent_read, d);
       glm_quat_rotatev (inv, d, t);
     }
 }
@@ -540,7 +694,17 @@ write_frames (OdoriOutput       *out,
               GArray            *joints)
 {
   g_autofree double *prev = g_new0 (double, 3 * MAX (joints->len, 1));
+  /* This frame's global positions as the reader rebuilds them. */
+  g_autofree float *read = g_new0 (float, 3 * MAX (joints->len, 1));
   g_autofree char *frame_time = odori_format_double (motion->frame_time);
+
+  for (guint j = 0; j < joints->len; j++)
+    {
+      WriterJoint *joint = &g_array_index (joints, WriterJoint, j);
+
+      for (int i = 0; i < 3; i++)
+        joint->offset_read[i] = printed (joint->offset[i]);
+    }
 
   odori_output_text (out, "MOTION\n");
   odori_output_printf (out, "Frames: %u\n", motion->n_frames);
@@ -553,10 +717,14 @@ write_frames (OdoriOutput       *out,
         {
           const WriterJoint *joint = &g_array_index (joints, WriterJoint, j);
           double *angles = &prev[3 * j];
+          const float *parent_read = joint->parent >= 0 ? &read[3 * joint->parent] : NULL;
+          float *joint_read = &read[3 * j];
+          vec3 t_read;
           versor q;
           vec3 t;
 
-          local_transform (motion, joints, joint, f, q, t);
+          local_transform (motion, joints, joint, f, parent_read, q, t);
+          glm_vec3_copy ((float *) joint->offset_read, t_read);
           if (joint->has_rotation)
             {
               double previous[3] = { angles[0], angles[1], angles[2] };
@@ -570,7 +738,10 @@ write_frames (OdoriOutput       *out,
               double value;
 
               if (ch <= ODORI_CHANNEL_ZPOSITION)
-                value = t[ch - ODORI_CHANNEL_XPOSITION];
+                {
+                  value = t[ch - ODORI_CHANNEL_XPOSITION];
+                  t_read[ch - ODORI_CHANNEL_XPOSITION] = printed (value);
+                }
               else
                 value = joint->angle_of[c] >= 0 ? angles[joint->angle_of[c]] : 0.0;
               if (!first)
@@ -578,15 +749,62 @@ write_frames (OdoriOutput       *out,
               first = FALSE;
               odori_output_fixed (out, value, VALUE_DECIMALS);
             }
+
+          /* Where the reader puts the joint: p_parent + R_parent · t (R_parent the true
+           * rotation, which the printed angles give back to float precision). */
+          if (parent_read != NULL)
+            {
+              guint ps = g_array_index (joints, WriterJoint, joint->parent).segment;
+              const OdoriTransform *pxf = odori_motion_get (motion, f, ps);
+              versor qp;
+              vec3 rotated;
+
+              glm_quat_copy ((float *) pxf->rotation, qp);
+              glm_quat_normalize (qp);
+              glm_quat_rotatev (qp, t_read, rotated);
+              glm_vec3_add ((float *) parent_read, rotated, joint_read);
+            }
+          else
+            glm_vec3_copy (t_read, joint_read);
         }
       odori_output_char (out, '\n');
     }
 }
 
+static const char *positions_names[] = {
+  [ODORI_BVH_POSITIONS_AUTO] = "auto",
+  [ODORI_BVH_POSITIONS_ROOT] = "root",
+  [ODORI_BVH_POSITIONS_ALL] = "all",
+};
+
+const char *
+odori_bvh_positions_to_string (OdoriBvhPositions positions)
+{
+  g_return_val_if_fail ((guint) positions < G_N_ELEMENTS (positions_names), NULL);
+
+  return positions_names[positions];
+}
+
+gboolean
+odori_bvh_positions_from_string (const char        *s,
+                                 OdoriBvhPositions *positions)
+{
+  g_return_val_if_fail (positions != NULL, FALSE);
+
+  for (guint i = 0; s != NULL && i < G_N_ELEMENTS (positions_names); i++)
+    if (strcmp (s, positions_names[i]) == 0)
+      {
+        *positions = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 void
-odori_bvh_write (const OdoriMotion   *motion,
-                 const OdoriSkeleton *skeleton,
-                 OdoriOutput         *out)
+odori_bvh_write_full (const OdoriMotion   *motion,
+                      const OdoriSkeleton *skeleton,
+                      OdoriBvhPositions    positions,
+                      OdoriOutput         *out)
 {
   g_autoptr(OdoriSkeleton) own = NULL;
   g_autoptr(GArray) joints = NULL;
@@ -594,19 +812,20 @@ odori_bvh_write (const OdoriMotion   *motion,
 
   g_return_if_fail (motion != NULL);
   g_return_if_fail (out != NULL);
+  g_return_if_fail ((guint) positions < G_N_ELEMENTS (positions_names));
 
   parent = g_new (int, MAX (motion->n_segments, 1));
   for (guint s = 0; s < motion->n_segments; s++)
     parent[s] = motion->segments[s].parent;
 
   if (motion->has_hierarchy && is_forest (parent, motion->n_segments))
-    joints = joints_from_hierarchy (motion);
+    joints = joints_from_hierarchy (motion, positions);
   else
     {
       if (skeleton == NULL)
         skeleton = own = odori_skeleton_for_motion (motion);
       if (skeleton != NULL)
-        joints = joints_from_skeleton (motion, skeleton);
+        joints = joints_from_skeleton (motion, skeleton, positions);
       else
         joints = g_array_new (FALSE, TRUE, sizeof (WriterJoint));
     }
@@ -615,21 +834,40 @@ odori_bvh_write (const OdoriMotion   *motion,
   write_frames (out, motion, joints);
 }
 
+void
+odori_bvh_write (const OdoriMotion   *motion,
+                 const OdoriSkeleton *skeleton,
+                 OdoriOutput         *out)
+{
+  odori_bvh_write_full (motion, skeleton, ODORI_BVH_POSITIONS_AUTO, out);
+}
+
+gboolean
+odori_bvh_save_full (const OdoriMotion   *motion,
+                     const OdoriSkeleton *skeleton,
+                     OdoriBvhPositions    positions,
+                     const char          *path,
+                     GError             **error)
+{
+  g_autoptr(OdoriOutput) out = NULL;
+
+  g_return_val_if_fail (motion != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail ((guint) positions < G_N_ELEMENTS (positions_names), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  out = odori_output_new (path, ODORI_ENCODING_UTF8, error);
+  if (out == NULL)
+    return FALSE;
+  odori_bvh_write_full (motion, skeleton, positions, out);
+  return odori_output_commit (out, error);
+}
+
 gboolean
 odori_bvh_save (const OdoriMotion   *motion,
                 const OdoriSkeleton *skeleton,
                 const char          *path,
                 GError             **error)
 {
-  g_autoptr(OdoriOutput) out = NULL;
-
-  g_return_val_if_fail (motion != NULL, FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  out = odori_output_new (path, ODORI_ENCODING_UTF8, error);
-  if (out == NULL)
-    return FALSE;
-  odori_bvh_write (motion, skeleton, out);
-  return odori_output_commit (out, error);
+  return odori_bvh_save_full (motion, skeleton, ODORI_BVH_POSITIONS_AUTO, path, error);
 }
