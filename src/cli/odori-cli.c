@@ -26,6 +26,7 @@
 #include "odori-index.h"
 #include "odori-joints.h"
 #include "odori-kbs.h"
+#include "odori-library-import.h"
 #include "odori-renderer.h"
 #include "odori-retarget.h"
 #include "odori-sample.h"
@@ -143,6 +144,39 @@ add_strv (JsonBuilder        *b,
 
 /* info */
 
+/* "skeleton": where the display skeleton comes from ("file", "table", "inferred",
+ * "saved", "markers"), the table's name (null unless a table) and each bone's parent
+ * (null for a root). */
+static void
+add_skeleton (JsonBuilder       *b,
+              const OdoriMotion *motion)
+{
+  g_autoptr(OdoriSkeleton) skeleton = odori_skeleton_for_motion (motion);
+  const char *source;
+
+  json_builder_set_member_name (b, "skeleton");
+  if (skeleton == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  source = odori_skeleton_source_to_string (skeleton->scheme);
+  json_builder_begin_object (b);
+  add_string (b, "source", source);
+  add_string (b, "scheme", strcmp (source, "table") == 0
+                           ? odori_skeleton_scheme_to_string (skeleton->scheme) : NULL);
+  json_builder_set_member_name (b, "parents");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < skeleton->n_bones; i++)
+    {
+      int parent = skeleton->bones[i].parent;
+
+      add_string (b, skeleton->bones[i].name, parent >= 0 ? skeleton->bones[parent].name : NULL);
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
 static JsonNode *
 motion_json (OdoriMotion   *motion,
              OdoriFormat    format,
@@ -163,6 +197,7 @@ motion_json (OdoriMotion   *motion,
   for (guint s = 0; s < motion->n_segments; s++)
     json_builder_add_string_value (b, motion->segments[s].name);
   json_builder_end_array (b);
+  add_skeleton (b, motion);
   add_diagnostics (b, "warnings", warnings);
   json_builder_end_object (b);
   return json_builder_get_root (b);
@@ -605,6 +640,7 @@ capture_info (const char  *path,
   for (guint s = 0; s < motion->n_segments; s++)
     json_builder_add_string_value (b, motion->segments[s].name);
   json_builder_end_array (b);
+  add_skeleton (b, motion);
   add_diagnostics (b, "warnings", warnings);
   json_builder_end_object (b);
   return json_builder_get_root (b);
@@ -880,11 +916,13 @@ cmd_check (int    argc,
 
 /* convert */
 
-/* Writes MOTION to OUTPUT as BVA or BVH by the output's extension. */
+/* Writes MOTION to OUTPUT as BVA or BVH by the output's extension; POSITIONS says which
+ * BVH joints get position channels. */
 static gboolean
-save_motion (OdoriMotion  *motion,
-             const char   *output,
-             GError      **error)
+save_motion (OdoriMotion        *motion,
+             const char         *output,
+             OdoriBvhPositions   positions,
+             GError            **error)
 {
   g_autofree char *lower = g_ascii_strdown (output, -1);
 
@@ -892,9 +930,18 @@ save_motion (OdoriMotion  *motion,
     {
       g_autoptr(OdoriSkeleton) skeleton = odori_skeleton_for_motion (motion);
 
-      return odori_bvh_save (motion, skeleton, output, error);
+      return odori_bvh_save_full (motion, skeleton, positions, output, error);
     }
   return odori_bva_save (motion, output, error);
+}
+
+/* --bvh-positions of convert and compose: auto (default), root or all. */
+static gboolean
+parse_bvh_positions (const char        *arg,
+                     OdoriBvhPositions *positions)
+{
+  *positions = ODORI_BVH_POSITIONS_AUTO;
+  return arg == NULL || odori_bvh_positions_from_string (arg, positions);
 }
 
 static gboolean
@@ -1022,9 +1069,12 @@ cmd_convert (int    argc,
              char **argv)
 {
   g_autofree char *output = NULL;
+  g_autofree char *bvh_positions = NULL;
+  OdoriBvhPositions positions;
   ConvertOptions opts = { NAN, NULL, NULL, NULL, 0, FALSE };
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to OUT (its extension picks the format: .bva, .vpm or .bvh)"), "OUT" },
+    { "bvh-positions", 0, 0, G_OPTION_ARG_STRING, &bvh_positions, N_("BVH output: position channels on the root and on every joint whose offset from its parent varies (auto, the default), on the root only, or on every joint"), "auto|root|all" },
     { "fps", 0, 0, G_OPTION_ARG_DOUBLE, &opts.fps, N_("Frames per second of the result (captures: default 30, 0 keeps a regular file's rate; other motions are resampled)"), "F" },
     { "up", 0, 0, G_OPTION_ARG_STRING, &opts.up, N_("Captures: the file's up axis, x, y, z, -x, -y, -z or auto (default)"), "AXIS" },
     { "kbs", 0, 0, G_OPTION_ARG_FILENAME, &opts.kbs, N_("Captures: name the segments after the bones of this KBS or KST"), "FILE" },
@@ -1049,6 +1099,8 @@ cmd_convert (int    argc,
     return usage_error (context, _("convert needs -o OUT"));
   if (!output_extension_ok (output))
     return usage_error (context, _("the output must be a .bva, .vpm or .bvh file"));
+  if (!parse_bvh_positions (bvh_positions, &positions))
+    return usage_error (context, _("--bvh-positions takes auto, root or all"));
   if (!check_convert_options (context, &opts, argv[1], &status))
     return status;
 
@@ -1083,7 +1135,7 @@ cmd_convert (int    argc,
           }
       }
 
-  if (!save_motion (motion, output, &error))
+  if (!save_motion (motion, output, positions, &error))
     {
       g_printerr ("%s\n", error->message);
       return EXIT_INPUT;
@@ -1150,6 +1202,8 @@ cmd_compose (int    argc,
   g_autofree char *output = NULL;
   g_autofree char *index_path = NULL;
   g_autofree char *root_match = NULL;
+  g_autofree char *bvh_positions = NULL;
+  OdoriBvhPositions positions;
   int blend = -1;
   gboolean seams = FALSE, json = FALSE;
   const GOptionEntry entries[] = {
@@ -1159,6 +1213,7 @@ cmd_compose (int    argc,
     { "seams", 0, 0, G_OPTION_ARG_NONE, &seams, N_("Print the seam report"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the seam report as JSON"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the composed dance to OUT (.bva, .vpm or .bvh)"), "OUT" },
+    { "bvh-positions", 0, 0, G_OPTION_ARG_STRING, &bvh_positions, N_("BVH output: position channels on the root and on every joint whose offset from its parent varies (auto, the default), on the root only, or on every joint"), "auto|root|all" },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
@@ -1195,6 +1250,8 @@ cmd_compose (int    argc,
       else
         return usage_error (context, _("--root-match takes none, position or full"));
     }
+  if (!parse_bvh_positions (bvh_positions, &positions))
+    return usage_error (context, _("--bvh-positions takes auto, root or all"));
 
   score = odori_score_load (argv[1], &error);
   if (score == NULL)
@@ -1219,7 +1276,7 @@ cmd_compose (int    argc,
   motion = odori_composer_compose (composer, &error);
   if (motion == NULL)
     goto fail;
-  if (output != NULL && !save_motion (motion, output, &error))
+  if (output != NULL && !save_motion (motion, output, positions, &error))
     goto fail;
   if (seams)
     print_seams (composer, score, json);
@@ -1253,6 +1310,195 @@ cmd_sample (int    argc,
       return EXIT_INPUT;
     }
   g_print (_("Wrote the sample library to %s\n"), argv[1]);
+  return EXIT_OK;
+}
+
+/* import, remove-show */
+
+static void
+print_bone_map (const OdoriBoneMap *map)
+{
+  g_autoptr(GString) unmapped = g_string_new (NULL);
+
+  g_print (_("Bone map (capture joint → library sensor):\n"));
+  for (guint s = 0; s < odori_bone_map_get_n_sensors (map); s++)
+    {
+      const char *sensor = odori_bone_map_get_sensor (map, s);
+      const char *source = odori_bone_map_get_source (map, s);
+
+      if (source != NULL)
+        g_print ("  %-20s → %s\n", source, sensor);
+      else
+        g_string_append_printf (unmapped, "%s%s", unmapped->len > 0 ? ", " : "", sensor);
+    }
+  g_print (_("Library sensors without a source (they follow their parent): %s\n"),
+           unmapped->len > 0 ? unmapped->str : _("none"));
+}
+
+static void
+print_diagnostics_err (GPtrArray *diagnostics)
+{
+  for (guint i = 0; diagnostics != NULL && i < diagnostics->len; i++)
+    {
+      g_autofree char *text = odori_diagnostic_to_string (g_ptr_array_index (diagnostics, i));
+
+      g_printerr ("%s\n", text);
+    }
+}
+
+/* The capture as a motion; Kinect and suit captures are read with their own importer
+ * (turned Y up there with UP), so *CAPTURE_UP is what is left to do. */
+static OdoriMotion *
+load_capture (const char   *path,
+              OdoriUpAxis   up,
+              OdoriUpAxis  *capture_up,
+              GPtrArray    *warnings,
+              GError      **error)
+{
+  OdoriFormat format = odori_format_detect_file (path, NULL);
+
+  *capture_up = up;
+  if (format == ODORI_FORMAT_JOINTS || format == ODORI_FORMAT_SENSOR_CSV)
+    {
+      OdoriImportOptions options;
+
+      odori_import_options_init (&options);
+      options.fps = 0;
+      options.up = up;
+      *capture_up = ODORI_UP_Y;
+      return odori_capture_import (path, &options, NULL, warnings, error);
+    }
+  return odori_format_load_motion (path, warnings, error);
+}
+
+static void
+print_retarget_report (const OdoriRetargetReport *report)
+{
+  g_print (_("Capture up axis: %s%s; scale %.6g (library length per capture length%s)\n"),
+           odori_up_axis_to_string (report->up), report->up_guessed ? _(" (from the head and feet)") : "",
+           report->scale, report->scale_guessed ? _(", from bone lengths") : _(", from hip heights"));
+  if (!isnan (report->max_bone_error))
+    g_print (_("Largest bone direction error: %.3f°\n"), report->max_bone_error);
+}
+
+static int
+cmd_import (int    argc,
+            char **argv)
+{
+  g_autofree char *library = NULL;
+  g_autofree char *class_code = NULL;
+  g_autofree char *show_code = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *map_path = NULL;
+  g_autofree char *up_text = NULL;
+  const GOptionEntry entries[] = {
+    { "library", 'l', 0, G_OPTION_ARG_FILENAME, &library, N_("The library's index (motion.dat)"), "INDEX" },
+    { "class", 0, 0, G_OPTION_ARG_STRING, &class_code, N_("Class of the new show (created at the end when missing)"), "CODE" },
+    { "show", 0, 0, G_OPTION_ARG_STRING, &show_code, N_("Code of the new show"), "CODE" },
+    { "name", 0, 0, G_OPTION_ARG_STRING, &name, N_("Name of the new show (default: its code)"), "NAME" },
+    { "map", 0, 0, G_OPTION_ARG_FILENAME, &map_path, N_("A bone map file correcting the guessed map"), "FILE" },
+    { "up", 0, 0, G_OPTION_ARG_STRING, &up_text, N_("The capture's up axis: x, y, z, -x, -y, -z or auto (the default)"), "AXIS" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    command_context ("import", "CAPTURE --library INDEX --class CODE --show CODE",
+                     _("Retarget a capture (BVH, BVA, Kinect joints, suit CSV) onto the library's\n"
+                       "skeleton and add it to the library as a new show of one motion, CODE.M1.\n"
+                       "motion.dat keeps its comments, line ends and encoding; the previous file\n"
+                       "is kept as motion.dat~."));
+  g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(OdoriMotion) reference = NULL;
+  g_autoptr(OdoriMotion) capture = NULL;
+  g_autoptr(OdoriMotion) result = NULL;
+  g_autoptr(OdoriBoneMap) map = NULL;
+  g_autofree char *file_name = NULL;
+  OdoriRetargetReport report;
+  OdoriUpAxis up = ODORI_UP_AUTO, capture_up;
+  int status = EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, _("import needs one CAPTURE"));
+  if (library == NULL || class_code == NULL || show_code == NULL)
+    return usage_error (context, _("import needs --library, --class and --show"));
+  if (up_text != NULL && !odori_up_axis_from_string (up_text, &up))
+    return usage_error (context, _("--up must be x, y, z, -x, -y, -z or auto"));
+
+  index = odori_index_load (library, &error);
+  if (index == NULL)
+    goto fail;
+  reference = odori_library_load_reference (index, NULL, &error);
+  if (reference == NULL)
+    goto fail;
+  capture = load_capture (argv[1], up, &capture_up, warnings, &error);
+  if (capture == NULL)
+    goto fail;
+  print_diagnostics_err (warnings);
+  map = odori_bone_map_guess (capture, NULL, reference, NULL);
+  if (map_path != NULL && !odori_bone_map_apply_file (map, map_path, &error))
+    goto fail;
+  result = odori_library_retarget (capture, NULL, reference, NULL, map, capture_up, &report, &error);
+  if (result == NULL)
+    goto fail;
+  if (!odori_library_add_show (library, class_code, show_code, name, result, &file_name, &error))
+    goto fail;
+  print_bone_map (map);
+  print_retarget_report (&report);
+  {
+    guint n = odori_bone_map_get_n_sensors (map), mapped = 0;
+
+    for (guint s = 0; s < n; s++)
+      mapped += odori_bone_map_get_source (map, s) != NULL;
+    if (2 * mapped < n)
+      g_printerr (_("%s: warning: only %u of the library's %u sensors have a joint to follow; "
+                    "correct the map with --map\n"), argv[1], mapped, n);
+  }
+  g_print (_("Wrote %s (%u frames) and added show %s to class %s of %s (the previous file is %s~)\n"),
+           file_name, result->n_frames, show_code, class_code, library, library);
+  g_print (_("Symbol: %s.%s\n"), show_code, ODORI_LIBRARY_IMPORT_MOTION_CODE);
+  return EXIT_OK;
+
+fail:
+  g_printerr ("%s\n", error->message);
+  return EXIT_INPUT;
+}
+
+static int
+cmd_remove_show (int    argc,
+                 char **argv)
+{
+  g_autofree char *library = NULL;
+  const GOptionEntry entries[] = {
+    { "library", 'l', 0, G_OPTION_ARG_FILENAME, &library, N_("The library's index (motion.dat)"), "INDEX" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    command_context ("remove-show", "--library INDEX CODE",
+                     _("Remove show CODE from the library's index (and its class, when it was the\n"
+                       "class's only show). The previous index is kept as motion.dat~; the show's\n"
+                       "file is left on disk."));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file_name = NULL;
+  int status = EXIT_OK;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv, &status))
+    return status;
+  if (argc != 2)
+    return usage_error (context, _("remove-show needs one show CODE"));
+  if (library == NULL)
+    return usage_error (context, _("remove-show needs --library"));
+  if (!odori_library_remove_show (library, argv[1], &file_name, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return EXIT_INPUT;
+    }
+  g_print (_("Removed show %s from %s (the previous file is %s~); its file %s is left on disk\n"),
+           argv[1], library, library, file_name);
   return EXIT_OK;
 }
 
@@ -1588,6 +1834,8 @@ static const Command commands[] = {
   { "compose", "SCORE -o OUT", N_("compose a score into one motion (BVA or BVH)"), cmd_compose },
   { "convert", "IN -o OUT", N_("convert a motion to BVA or BVH"), cmd_convert },
   { "sample", "DIR", N_("write the built-in sample library"), cmd_sample },
+  { "import", "CAPTURE -l INDEX …", N_("retarget a capture into a library as a new show"), cmd_import },
+  { "remove-show", "-l INDEX CODE", N_("remove a show from a library's index"), cmd_remove_show },
   { "render", "IN -o OUT.png", N_("draw a frame (or --frames A-B) of a dance as PNG"), cmd_render },
 };
 
@@ -1600,7 +1848,7 @@ print_usage (FILE *stream)
       /* pad by characters, not bytes ("FILE…") */
       glong pad = 24 - g_utf8_strlen (commands[i].args, -1);
 
-      fprintf (stream, "  %-8s %s%*s %s\n", commands[i].name, commands[i].args,
+      fprintf (stream, "  %-11s %s%*s %s\n", commands[i].name, commands[i].args,
                (int) MAX (pad, 0), "", _(commands[i].summary));
     }
   fprintf (stream, _("\n'odori-cli COMMAND --help' describes a command. Exit status: 0 success,\n"
