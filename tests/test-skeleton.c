@@ -71,6 +71,17 @@ parent_name (const OdoriSkeleton *skeleton,
   return skeleton->bones[skeleton->bones[b].parent].name;
 }
 
+/* Eyes and end twigs carry no body: radius 0. */
+static gboolean
+is_twig (const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  return g_str_has_suffix (lower, "end") || g_str_has_suffix (lower, "nub") ||
+         g_str_has_suffix (lower, "site") || strstr (lower, "eye") != NULL ||
+         strstr (lower, "headtop") != NULL;
+}
+
 /* Parents come before children, and each bone's parent is in range. */
 static void
 assert_well_ordered (const OdoriSkeleton *skeleton)
@@ -80,7 +91,10 @@ assert_well_ordered (const OdoriSkeleton *skeleton)
       g_assert_cmpint (skeleton->bones[b].parent, <, (int) b);
       g_assert_cmpint (skeleton->bones[b].parent, >=, -1);
       g_assert_cmpfloat (skeleton->bones[b].length, >, 0);
-      g_assert_cmpfloat (skeleton->bones[b].radius, >, 0);
+      if (skeleton->bones[b].parent >= 0 && is_twig (skeleton->bones[b].name))
+        g_assert_cmpfloat (skeleton->bones[b].radius, ==, 0);
+      else
+        g_assert_cmpfloat (skeleton->bones[b].radius, >, 0);
     }
 }
 
@@ -198,8 +212,12 @@ test_biovision_partial (void)
                                   10.0, 1e-5);
   g_assert_cmpfloat_with_epsilon (skeleton->bones[odori_skeleton_find (skeleton, "steve:Hips")].length,
                                   15.0, 1e-5);
+  /* the head is a head, 1.7 × the chest's 13, whatever hangs from it; the hat, a leaf,
+   * half of that */
+  g_assert_cmpfloat_with_epsilon (skeleton->bones[odori_skeleton_find (skeleton, "steve:Head")].length,
+                                  1.7 * 13.0, 1e-5);
   g_assert_cmpfloat_with_epsilon (skeleton->bones[odori_skeleton_find (skeleton, "Hat")].length,
-                                  0.5 * 4.0, 1e-5);
+                                  0.5 * 1.7 * 13.0, 1e-5);
 }
 
 static void
@@ -451,7 +469,9 @@ test_hierarchy (void)
   g_assert_cmpstr (parent_name (skeleton, "lleg"), ==, "root");
   g_assert_cmpfloat_with_epsilon (skeleton->bones[0].length, 5.0, 1e-6);  /* |(0,3,4)| */
   g_assert_cmpfloat_with_epsilon (skeleton->bones[1].length, 2.0, 1e-6);
-  g_assert_cmpfloat_with_epsilon (skeleton->bones[2].length, 1.5, 1e-6);  /* End Site */
+  /* a head is a head whatever its End Site says: 1.7 × its parent's length */
+  g_assert_cmpfloat_with_epsilon (skeleton->bones[2].length, 1.7 * 2.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (skeleton->bones[2].radius, 0.5 * 1.7 * 2.0, 1e-6);
   g_assert_cmpfloat_with_epsilon (skeleton->bones[3].length, 2.5, 1e-6);  /* leaf: half */
 
   /* A broken hierarchy (a cycle) is not trusted: the motion is treated as a BVA (these

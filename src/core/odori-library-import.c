@@ -1302,6 +1302,45 @@ body_guess_up (const Body *body)
   return ODORI_UP_AUTO;
 }
 
+OdoriUpAxis
+odori_motion_guess_up (const OdoriMotion *motion)
+{
+  g_autoptr(OdoriSkeleton) skeleton = NULL;
+  g_auto (Body) body = { 0 };
+
+  g_return_val_if_fail (motion != NULL, ODORI_UP_AUTO);
+
+  if (motion->n_frames == 0 || motion->n_segments == 0)
+    return ODORI_UP_AUTO;
+  skeleton = odori_skeleton_for_motion (motion);
+  body_init (&body, motion, skeleton, motion->has_hierarchy);
+  return body_guess_up (&body);
+}
+
+void
+odori_motion_orient_up (OdoriMotion *motion,
+                        OdoriUpAxis  up)
+{
+  versor r;
+
+  g_return_if_fail (motion != NULL);
+
+  if (up == ODORI_UP_AUTO || up == ODORI_UP_Y)
+    return;
+  up_to_y (up, r);
+  for (guint f = 0; f < motion->n_frames; f++)
+    for (guint s = 0; s < motion->n_segments; s++)
+      {
+        OdoriTransform *t = odori_motion_get (motion, f, s);
+        versor q;
+
+        glm_quat_rotatev (r, t->position, t->position);
+        glm_vec4_copy (t->rotation, q);
+        glm_quat_mul (r, q, q);
+        glm_vec4_copy (q, t->rotation);
+      }
+}
+
 static gboolean
 resolve_map (Retarget            *rt,
              const OdoriBoneMap  *map,

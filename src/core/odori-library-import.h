@@ -147,6 +147,15 @@ OdoriMotion    *odori_library_retarget       (const OdoriMotion     *capture,
                                               OdoriRetargetReport   *report,
                                               GError               **error);
 
+/* A motion's up axis from its head minus its feet at the first frame (roles from the
+ * names, as the bone map finds them), or AUTO when it cannot tell. BVH has no up axis:
+ * the renderer draws a Z-up capture upright with this. */
+OdoriUpAxis     odori_motion_guess_up        (const OdoriMotion     *motion);
+/* Turns every transform of MOTION so that UP becomes +Y (the shortest rotation; −Y: a
+ * half turn about X). AUTO and Y change nothing. */
+void            odori_motion_orient_up       (OdoriMotion           *motion,
+                                              OdoriUpAxis            up);
+
 /* The reference show of INDEX (its first show, in file order) and its motion; *SHOW
  * (nullable) receives it (transfer none). */
 OdoriMotion    *odori_library_load_reference (OdoriIndex            *index,

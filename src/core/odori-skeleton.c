@@ -72,6 +72,9 @@
  *   OFFSET, or the End Site); a leaf gets half its parent's length, a lone root a tenth
  *   of the motion's size at frame 0, a marker 0. Radius: 0.18 × length for limbs, 0.35 ×
  *   length for torso bones, never below 1.5 % of the motion's size.
+ * - A head-named joint (not an end twig) is a head whatever hangs from it: 1.7 × its
+ *   parent's length, radius half of that; the skin draws it along the neck. Eyes and end
+ *   twigs (names ending in End, Nub or Site, HeadTop) get radius 0: no skin.
  * - Bulge codes: -1 everywhere except the upper arms (1, biceps), forearms (2), thighs (3)
  *   and calves (4) of the known naming schemes. These are placeholder codes: a later
  *   issue ships a bulge_types file (FORMATS.md §7) that defines exactly these codes.
@@ -1657,10 +1660,29 @@ name_has (const char *name,
   return strstr (lower, word) != NULL;
 }
 
+/* A joint that carries no body of its own: an end twig ("HeadTop_End", "LeftToe_End",
+ * "lHandNub", "End Site" stand-ins) or an eye. */
+static gboolean
+is_twig_name (const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  return g_str_has_suffix (lower, "end") || g_str_has_suffix (lower, "nub") ||
+         g_str_has_suffix (lower, "site") || strstr (lower, "eye") != NULL ||
+         strstr (lower, "headtop") != NULL;
+}
+
+gboolean
+odori_skeleton_is_head_name (const char *name)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+  return (name_has (name, "head") || name_has (name, "skull")) && !is_twig_name (name);
+}
+
 static gboolean
 is_head_name (const char *name)
 {
-  return name_has (name, "head") || name_has (name, "skull");
+  return odori_skeleton_is_head_name (name);
 }
 
 static gboolean
@@ -1722,13 +1744,19 @@ build_skeleton (const BuildInfo *info)
       /* A head drawn as a leaf at half the neck's length was a thin stick: a head is
        * about twice as tall as the neck is long, and nearly half as wide as tall; a
        * neck is thick for its length. */
-      if (!(child_len[s] > 0) && bone->parent >= 0 && is_head_name (bone->name))
+      /* Whatever hangs from it (eyes, an End Site, a head-top joint), a head is a head:
+       * the same shape for a BVH and the BVA written from it (the skin draws it along
+       * the neck, not towards its children). */
+      if (bone->parent >= 0 && is_head_name (bone->name))
         {
           length = HEAD_LENGTH_FACTOR * skeleton->bones[bone->parent].length;
           bone->radius = (float) MAX (HEAD_RADIUS_FACTOR * length, min_radius);
         }
       else if (is_neck_name (bone->name))
         bone->radius = (float) MAX (NECK_RADIUS_FACTOR * length, bone->radius);
+      /* Eyes and end twigs carry no body: no skin. */
+      if (bone->parent >= 0 && is_twig_name (bone->name))
+        bone->radius = 0;
       bone->length = (float) length;
     }
   return skeleton;

@@ -87,6 +87,9 @@ OdoriSkeleton  *odori_skeleton_for_motion    (const OdoriMotion   *motion);
 /* A tree inferred from frames sampled over the whole motion, whatever the names and
  * rotations (scheme INFERRED). */
 OdoriSkeleton  *odori_skeleton_infer         (const OdoriMotion   *motion);
+/* A head-named joint ("Head", "head", "mixamorig:Head"), not an end twig ("HeadTop_End"):
+ * the skin draws it as a head along its parent's direction, whatever hangs from it. */
+gboolean        odori_skeleton_is_head_name  (const char          *name);
 int             odori_skeleton_find          (const OdoriSkeleton *skeleton,
                                               const char          *name);
 /* "hierarchy", "inferred", "file", "markers", or the table's name: "biovision",

@@ -541,7 +541,9 @@ pose_bone (OdoriSkin         *skin,
   pose->radius = bone->radius;
   pose->activation = 0;
 
-  if (skin->spine_child[b] >= 0 && skin->segment_of[skin->spine_child[b]] >= 0)
+  if (bone->parent >= 0 && odori_skeleton_is_head_name (bone->name))
+    n_children = 0;  /* a head points along the neck, not at its eyes */
+  else if (skin->spine_child[b] >= 0 && skin->segment_of[skin->spine_child[b]] >= 0)
     {
       glm_vec3_copy (odori_motion_get (motion, frame, skin->segment_of[skin->spine_child[b]])->position, end);
       n_children = 1;
@@ -566,9 +568,36 @@ pose_bone (OdoriSkin         *skin,
     {
       int parent = bone->parent;
 
+      const OdoriSegment *seg = &motion->segments[skin->segment_of[b]];
+
       if (n_children == 0)
         length = bone->length;
-      if (bone_has_valid_parent (skin, b) && skin->poses[parent].valid)
+      gboolean head = parent >= 0 && odori_skeleton_is_head_name (bone->name);
+
+      if (head && bone_has_valid_parent (skin, b) && skin->poses[parent].valid)
+        {
+          /* A head continues the neck, turned by how far it has turned against the neck
+           * since the first frame: captures whose head joint's own axes are not along
+           * the neck (Rokoko's point sideways) still draw it upright. */
+          versor qp, q0, qp0, rel, rel0;
+
+          rotation_of (odori_motion_get (motion, frame, skin->segment_of[parent]), qp);
+          rotation_of (odori_motion_get (motion, 0, skin->segment_of[b]), q0);
+          rotation_of (odori_motion_get (motion, 0, skin->segment_of[parent]), qp0);
+          glm_quat_conjugate (qp, qp);
+          glm_quat_mul (q, qp, rel);
+          glm_quat_conjugate (qp0, qp0);
+          glm_quat_mul (q0, qp0, rel0);
+          glm_quat_conjugate (rel0, rel0);
+          glm_quat_mul (rel, rel0, rel);
+          glm_quat_rotatev (rel, skin->poses[parent].dir, pose->dir);
+        }
+      else if (n_children == 0 && seg->has_end_site && glm_vec3_norm ((float *) seg->end_site) > TINY)
+        {
+          /* A BVH leaf points where its End Site does. */
+          glm_quat_rotatev (q, (float *) seg->end_site, pose->dir);
+        }
+      else if (bone_has_valid_parent (skin, b) && skin->poses[parent].valid)
         {
           /* The parent's direction, carried by the joint's rotation. */
           versor qp, rel;

@@ -39,6 +39,7 @@
 #include "odori-render-resources.h"
 #include "odori-renderer.h"
 #include "odori-renderer-private.h"
+#include "odori-library-import.h"
 #include "odori-skin.h"
 
 G_DEFINE_QUARK (odori-render-error-quark, odori_render_error)
@@ -115,7 +116,9 @@ struct _OdoriRenderer
   Mesh           bone_mesh;
 
   /* scene */
-  OdoriMotion   *motion;
+  OdoriMotion   *motion;        /* what is drawn: SOURCE, or a copy turned Y-up */
+  OdoriMotion   *source;        /* the motion given to set_motion */
+  OdoriUpAxis    up;            /* SOURCE's up axis (AUTO: Y) */
   OdoriSkeleton *skeleton;
   OdoriBulgeSet *bulges;
   int           *bone_segment;     /* per bone: the motion's segment, or -1 */
@@ -526,6 +529,7 @@ clear_scene (OdoriRenderer *self)
 {
   g_clear_pointer (&self->skin, odori_skin_free);
   g_clear_pointer (&self->motion, odori_motion_unref);
+  g_clear_pointer (&self->source, odori_motion_unref);
   g_clear_pointer (&self->skeleton, odori_skeleton_unref);
   g_clear_pointer (&self->bone_segment, g_free);
   g_clear_pointer (&self->is_leaf, g_free);
@@ -647,11 +651,17 @@ odori_renderer_set_motion (OdoriRenderer *self,
 
   g_return_if_fail (self != NULL);
 
-  same = motion != NULL && motion == self->motion &&
+  same = motion != NULL && motion == self->source &&
          (skeleton == NULL || skeleton == self->skeleton);
   if (same)
     {
       /* the same motion, changed in place (a recomposed score): new extent and pose */
+      if (self->motion != self->source)
+        {
+          g_clear_pointer (&self->motion, odori_motion_unref);
+          self->motion = odori_motion_copy (motion);
+          odori_motion_orient_up (self->motion, self->up);
+        }
       find_leaves (self);
       compute_bounds (self);
       self->pose_dirty = TRUE;
@@ -665,12 +675,22 @@ odori_renderer_set_motion (OdoriRenderer *self,
   if (motion == NULL)
     return;
 
-  self->motion = odori_motion_ref (motion);
+  /* BVH has no up axis: a Z-up capture is drawn upright, as its head and feet say. */
+  self->source = odori_motion_ref (motion);
+  self->up = odori_motion_guess_up (motion);
+  if (self->up != ODORI_UP_AUTO && self->up != ODORI_UP_Y)
+    {
+      self->motion = odori_motion_copy (motion);
+      odori_motion_orient_up (self->motion, self->up);
+    }
+  else
+    self->motion = odori_motion_ref (motion);
   self->skeleton = skeleton != NULL ? odori_skeleton_ref (skeleton)
                                     : odori_skeleton_for_motion (motion);
   if (self->skeleton == NULL)
     {
       g_clear_pointer (&self->motion, odori_motion_unref);
+      g_clear_pointer (&self->source, odori_motion_unref);
       return;
     }
   self->bone_segment = g_new (int, MAX (self->skeleton->n_bones, 1));
