@@ -71,6 +71,15 @@ parent_name (const OdoriSkeleton *skeleton,
   return skeleton->bones[skeleton->bones[b].parent].name;
 }
 
+static int
+uf (int *up,
+    int  x)
+{
+  while (up[x] != x)
+    x = up[x] = up[up[x]];
+  return x;
+}
+
 /* Eyes and end twigs carry no body: radius 0. */
 static gboolean
 is_twig (const char *name)
@@ -1115,7 +1124,7 @@ test_markers (void)
   g_autofree char *path = g_build_filename (tmp_dir, "markers.bvh", NULL);
   g_autoptr(OdoriMotion) back = NULL;
   g_autoptr(GError) error = NULL;
-  guint within = 0;
+  guint within = 0, across = 0;
 
   g_assert_cmpint (skeleton->scheme, ==, ODORI_SKELETON_SCHEME_MARKERS);
   g_assert_cmpstr (odori_skeleton_scheme_to_string (skeleton->scheme), ==, "markers");
@@ -1130,7 +1139,8 @@ test_markers (void)
       g_assert_cmpfloat (skeleton->bones[b].radius, >, 0);
       g_assert_cmpint (skeleton->bones[b].bulge_code, ==, -1);
     }
-  g_assert_cmpuint (skeleton->n_sticks, ==, 6);
+  /* three sticks in each body, and one joining the two bodies into one figure */
+  g_assert_cmpuint (skeleton->n_sticks, ==, 7);
   for (guint i = 0; i < skeleton->n_sticks; i++)
     {
       const OdoriStick *stick = &skeleton->sticks[i];
@@ -1141,8 +1151,12 @@ test_markers (void)
         g_assert_true (stick->a > skeleton->sticks[i - 1].a ||
                        (stick->a == skeleton->sticks[i - 1].a &&
                         stick->b > skeleton->sticks[i - 1].b));
-      /* Only between markers of one body. */
-      g_assert_cmpint (a[2], ==, b[2]);
+      g_assert_true (stick->join == (a[2] != b[2]));
+      if (a[2] != b[2])
+        {
+          across++;
+          continue;
+        }
       within++;
       g_assert_cmpfloat_with_epsilon (stick->length,
                                       glm_vec3_distance (odori_motion_get (motion, 0, stick->a)->position,
@@ -1150,6 +1164,7 @@ test_markers (void)
                                       1e-3);
     }
   g_assert_cmpuint (within, ==, 6);
+  g_assert_cmpuint (across, ==, 1);
 
   /* One frame, or a motion that stands still, cannot tell markers from a posed skeleton. */
   g_assert_cmpint (one_skeleton->scheme, ==, ODORI_SKELETON_SCHEME_INFERRED);
@@ -1748,7 +1763,9 @@ test_corpus_markers (void)
   g_autoptr(OdoriSkeleton) skeleton = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree guint *per_marker = NULL;
+  g_autofree int *up = g_new (int, 41);
   gboolean head = FALSE;
+  guint n_joins = 0, n_pieces = 0;
 
   if (path == NULL)
     return;
@@ -1760,6 +1777,7 @@ test_corpus_markers (void)
   per_marker = g_new0 (guint, skeleton->n_bones);
   for (guint b = 0; b < skeleton->n_bones; b++)
     {
+      up[b] = (int) b;
       g_assert_cmpint (skeleton->bones[b].parent, ==, -1);
       g_assert_cmpfloat (skeleton->bones[b].length, ==, 0);
       g_assert_cmpfloat (skeleton->bones[b].radius, >, 0);
@@ -1783,6 +1801,12 @@ test_corpus_markers (void)
         }
       mean = sum / motion->n_frames;
       sd = sqrt (MAX (sum2 / motion->n_frames - mean * mean, 0));
+      up[uf (up, stick->a)] = uf (up, stick->b);
+      if (stick->join)
+        {
+          n_joins++;
+          continue;
+        }
       g_assert_cmpfloat (sd, <, 0.025 * mean);
       g_assert_cmpfloat_with_epsilon (stick->length, mean, 0.01 * mean);
       per_marker[stick->a]++;
@@ -1796,6 +1820,12 @@ test_corpus_markers (void)
   g_assert_true (head);
   for (guint b = 0; b < skeleton->n_bones; b++)
     g_assert_cmpuint (per_marker[b], <=, 4);
+  /* rigid pieces joined into one figure */
+  for (guint b = 0; b < skeleton->n_bones; b++)
+    n_pieces += uf (up, b) == (int) b;
+  g_assert_cmpuint (n_pieces, ==, 1);
+  g_assert_cmpuint (n_joins, >=, 1);
+  g_assert_cmpuint (n_joins, <=, 14);  /* about one a body part: head, torso, limbs */
 }
 
 static void

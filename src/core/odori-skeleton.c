@@ -1283,6 +1283,7 @@ typedef struct
   guint  a, b;     /* segments, a < b */
   double length;   /* mean distance */
   guint  keep;     /* how many of its two markers offer it */
+  double cost;     /* joining pieces: relative spread, plus a little of the length */
 } StickCandidate;
 
 /* Mean and standard deviation of the distance between markers A and B over their common
@@ -1362,7 +1363,7 @@ find_sticks (const Samples *samples)
           continue;
         if (mean > STICK_MIN_LENGTH * samples->size && sd <= STICK_MAX_SPREAD * mean)
           {
-            StickCandidate c = { a, b, mean, 0 };
+            StickCandidate c = { a, b, mean, 0, 0 };
 
             g_array_append_val (candidates, c);
           }
@@ -1394,6 +1395,88 @@ find_sticks (const Samples *samples)
         cand[touching[offsets[s] + i]].keep++;
     }
   return candidates;
+}
+
+static int
+uf_find (int *up,
+         int  x)
+{
+  while (up[x] != x)
+    x = up[x] = up[up[x]];
+  return x;
+}
+
+static int
+compare_join_cost (gconstpointer a,
+                   gconstpointer b)
+{
+  const StickCandidate *x = a, *y = b;
+  double cx = x->cost, cy = y->cost;
+
+  if (cx != cy)
+    return cx < cy ? -1 : 1;
+  if (x->a != y->a)
+    return x->a < y->a ? -1 : 1;
+  return (x->b > y->b) - (x->b < y->b);
+}
+
+static int
+compare_sticks_ab (const void *a,
+                   const void *b)
+{
+  const OdoriStick *x = a, *y = b;
+
+  if (x->a != y->a)
+    return x->a < y->a ? -1 : 1;
+  return (x->b > y->b) - (x->b < y->b);
+}
+
+/* The kept sticks (keep == 2) may leave a figure in pieces (the head's markers apart from
+ * the torso's): join the pieces, as a minimum spanning forest, by the pairs whose
+ * distance is the most constant for its length (relative spread, plus a little of the
+ * length so that near pairs win), so that a marker set draws as one figure. */
+static GArray *
+join_stick_components (const Samples *samples,
+                       const GArray  *candidates)
+{
+  GArray *joins = g_array_new (FALSE, FALSE, sizeof (StickCandidate));
+  g_autoptr(GArray) pairs = g_array_new (FALSE, FALSE, sizeof (StickCandidate));
+  g_autofree int *up = g_new (int, MAX (samples->n, 1));
+
+  for (guint s = 0; s < samples->n; s++)
+    up[s] = (int) s;
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const StickCandidate *c = &g_array_index (candidates, StickCandidate, i);
+
+      if (c->keep == 2)
+        up[uf_find (up, c->a)] = uf_find (up, c->b);
+    }
+  for (guint a = 0; a < samples->n; a++)
+    for (guint b = a + 1; b < samples->n; b++)
+      {
+        double mean, sd;
+        StickCandidate c = { a, b, 0, 0, 0 };
+
+        if (uf_find (up, a) == uf_find (up, b) || !distance_stats (samples, a, b, &mean, &sd) ||
+            !(mean > 0))
+          continue;
+        c.length = mean;
+        c.cost = sd / mean + 0.5 * mean / samples->size;
+        g_array_append_val (pairs, c);
+      }
+  g_array_sort (pairs, compare_join_cost);
+  for (guint i = 0; i < pairs->len; i++)
+    {
+      StickCandidate *c = &g_array_index (pairs, StickCandidate, i);
+      int ra = uf_find (up, c->a), rb = uf_find (up, c->b);
+
+      if (ra == rb)
+        continue;
+      up[ra] = rb;
+      g_array_append_val (joins, *c);
+    }
+  return joins;
 }
 
 /* Tables */
@@ -1805,6 +1888,7 @@ markers_skeleton (const OdoriMotion *motion,
   g_autofree int *parent = g_new (int, n);
   BuildInfo info = { motion, ODORI_SKELETON_SCHEME_MARKERS, parent, NULL, entry_of_segment };
   g_autoptr(GArray) candidates = NULL;
+  g_autoptr(GArray) joins = NULL;
   OdoriSkeleton *skeleton;
   guint k = 0;
 
@@ -1815,8 +1899,9 @@ markers_skeleton (const OdoriMotion *motion,
   candidates = find_sticks (samples);
   for (guint i = 0; i < candidates->len; i++)
     k += g_array_index (candidates, StickCandidate, i).keep == 2;
-  skeleton->n_sticks = k;
-  skeleton->sticks = g_new (OdoriStick, MAX (k, 1));
+  joins = join_stick_components (samples, candidates);
+  skeleton->n_sticks = k + joins->len;
+  skeleton->sticks = g_new (OdoriStick, MAX (skeleton->n_sticks, 1));
   k = 0;
   for (guint i = 0; i < candidates->len; i++)
     {
@@ -1827,8 +1912,20 @@ markers_skeleton (const OdoriMotion *motion,
       skeleton->sticks[k].a = c->a;
       skeleton->sticks[k].b = c->b;
       skeleton->sticks[k].length = (float) c->length;
+      skeleton->sticks[k].join = FALSE;
       k++;
     }
+  for (guint i = 0; i < joins->len; i++)
+    {
+      const StickCandidate *c = &g_array_index (joins, StickCandidate, i);
+
+      skeleton->sticks[k].a = MIN (c->a, c->b);
+      skeleton->sticks[k].b = MAX (c->a, c->b);
+      skeleton->sticks[k].length = (float) c->length;
+      skeleton->sticks[k].join = TRUE;
+      k++;
+    }
+  qsort (skeleton->sticks, skeleton->n_sticks, sizeof (OdoriStick), compare_sticks_ab);
   return skeleton;
 }
 

@@ -57,8 +57,9 @@ typedef struct
  * motion (they sit on one body part), to be drawn as a line between them. */
 typedef struct
 {
-  int    a, b;        /* bone indices, a < b */
-  float  length;      /* mean distance, in the motion's length unit */
+  int      a, b;      /* bone indices, a < b */
+  float    length;    /* mean distance, in the motion's length unit */
+  gboolean join;      /* not rigid: joins two rigid pieces into one figure */
 } OdoriStick;
 
 struct _OdoriSkeleton

@@ -1148,6 +1148,14 @@ build_bones (OdoriRenderer *self)
       if (self->is_leaf[b] && sk->bones[b].length > 0.f)
         push_bone (self, joint (self, b), &self->tips[b * 3], width, b);
     }
+  /* a marker set: sticks between the markers that stay a constant distance apart */
+  for (guint i = 0; i < sk->n_sticks; i++)
+    {
+      const OdoriStick *st = &sk->sticks[i];
+
+      if (self->bone_segment[st->a] >= 0 && self->bone_segment[st->b] >= 0)
+        push_bone (self, joint (self, st->a), joint (self, st->b), width, st->a);
+    }
 }
 
 typedef struct
@@ -1399,7 +1407,8 @@ draw_figure (OdoriRenderer *self,
   if (self->motion == NULL || self->motion->n_frames == 0 || self->skeleton == NULL)
     return;
 
-  skin = self->show_skin;
+  /* markers are no body: spheres and sticks, never a skin */
+  skin = self->show_skin && self->skeleton->scheme != ODORI_SKELETON_SCHEME_MARKERS;
   if (skin && self->skin_dirty)
     rebuild_skin (self);
   if (skin && self->pose_dirty)
