@@ -34,8 +34,11 @@
  *   of its mean (and a mean above 1e-6 of the extent), each marker offering its 4
  *   shortest such pairs (ties: the other marker's name), a stick kept when both of its
  *   markers offer it (on a walk, shoulder-to-toe distances stay within 2 % too; only
- *   mutual nearest pairs stay on one body part). Sticks are sorted by bone indices; they
- *   are not written to the XML description.
+ *   mutual nearest pairs stay on one body part). The rigid pieces these leave (head,
+ *   torso, each limb segment) are then joined into one figure, as a minimum spanning
+ *   forest over the pairs' relative spread plus 0.5 × their mean over the extent (so
+ *   near pairs win): those sticks are marked join. Sticks are sorted by bone indices;
+ *   they are not written to the XML description.
  * - Inference from the whole motion (scheme INFERRED): a true child keeps a constant
  *   offset in its parent's frame. MIN (n_frames, 64) frames are sampled, spread evenly
  *   from the first to the last (fewer when segments² × samples would exceed 2²²: at least
