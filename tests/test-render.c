@@ -17,13 +17,17 @@
 #include <epoxy/gl.h>
 #include <glib/gstdio.h>
 
+#include "odori-bva.h"
 #include "odori-compose.h"
+#include "odori-format.h"
 #include "odori-headless.h"
 #include "odori-index.h"
 #include "odori-renderer.h"
 #include "odori-renderer-private.h"
 #include "odori-sample.h"
 #include "odori-score.h"
+
+#include "test-corpus.h"
 
 #define W 480
 #define H 360
@@ -960,6 +964,184 @@ setup_sample (void)
   }
 }
 
+/* Real captures drawn as one figure (DESIGN.md "Skeleton for display"). */
+
+typedef struct
+{
+  guint8 *mask;      /* W × H, 1 where the (green) figure is */
+  guint   n;         /* its pixels */
+  guint   largest;   /* pixels of its largest 8-connected component */
+  guint   pieces;    /* components of 10 pixels or more */
+  int     top, bottom, left, right;
+} Figure;
+
+static void
+figure_clear (Figure *fig)
+{
+  g_clear_pointer (&fig->mask, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Figure, figure_clear)
+
+/* MOTION drawn at FRAME from VIEW, every bone green, as a mask. */
+static void
+draw_figure_mask (OdoriMotion *m,
+                  guint        frame,
+                  OdoriView    view,
+                  Figure      *fig)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriRenderer) r = odori_renderer_new (&error);
+  g_autoptr(OdoriSkeleton) sk = odori_skeleton_for_motion (m);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autofree guint8 *px = NULL;
+  g_autofree int *stack = g_new (int, W * H);
+  g_autofree guint8 *seen = g_new0 (guint8, W * H);
+
+  g_assert_no_error (error);
+  odori_renderer_set_motion (r, m, NULL);
+  odori_renderer_set_view (r, view);
+  odori_renderer_set_frame (r, frame);
+  for (guint b = 0; b < sk->n_bones; b++)
+    g_ptr_array_add (names, sk->bones[b].name);
+  g_ptr_array_add (names, NULL);
+  odori_renderer_set_highlight (r, (const char * const *) names->pdata, green);
+  px = draw (r);
+
+  memset (fig, 0, sizeof *fig);
+  fig->mask = g_new0 (guint8, W * H);
+  fig->top = H, fig->left = W, fig->bottom = fig->right = -1;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      if (is_green (pixel (px, x, y)))
+        {
+          fig->mask[y * W + x] = 1;
+          fig->n++;
+          fig->top = MIN (fig->top, y), fig->bottom = MAX (fig->bottom, y);
+          fig->left = MIN (fig->left, x), fig->right = MAX (fig->right, x);
+        }
+  for (int start = 0; start < W * H; start++)
+    {
+      guint size = 0;
+      int top = 0;
+
+      if (!fig->mask[start] || seen[start])
+        continue;
+      seen[start] = 1;
+      stack[top++] = start;
+      while (top > 0)
+        {
+          int i = stack[--top], x = i % W, y = i / W;
+
+          size++;
+          for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+              {
+                int nx = x + dx, ny = y + dy;
+
+                if (nx < 0 || ny < 0 || nx >= W || ny >= H || !fig->mask[ny * W + nx] ||
+                    seen[ny * W + nx])
+                  continue;
+                seen[ny * W + nx] = 1;
+                stack[top++] = ny * W + nx;
+              }
+        }
+      fig->largest = MAX (fig->largest, size);
+      fig->pieces += size >= 10;
+    }
+}
+
+/* One figure, standing up: one component holding (nearly) every figure pixel, and a
+ * figure taller than it is wide from the front and from the side. */
+static void
+assert_one_upright_figure (const char *name,
+                           const char *what,
+                           OdoriView   view,
+                           Figure     *fig)
+{
+  int height = fig->bottom - fig->top + 1, width = fig->right - fig->left + 1;
+
+  g_test_message ("%s (%s, %s): %u figure pixels, %u pieces, largest %u, %d×%d px", name,
+                  what, odori_view_to_string (view), fig->n, fig->pieces, fig->largest, width,
+                  height);
+  g_assert_cmpuint (fig->n, >, 500);
+  g_assert_cmpuint (fig->pieces, ==, 1);
+  g_assert_cmpuint (fig->largest, >=, fig->n * 98 / 100);
+  g_assert_cmpint (height, >, width);
+  /* framed: the camera frames the whole motion (a long walk seen from the side is
+   * small), yet no figure is a speck in a corner */
+  g_assert_cmpint (height, >, H / 5);
+}
+
+static void
+test_corpus_figures (void)
+{
+  static const char *files[] = {
+    "bvh-cmu-131/131_01.bvh", "bvh-cmu-cgspeed/12_03.bvh", "bvh-cmu-salsa/60_10_scaled.bvh",
+    "bvh-cmu-salsa/61_10_scaled.bvh", "bvh-fair-zup/zombie.bvh", "bvh-rokoko/jesse_dance.bvh",
+    "bva-motionx/08_01.vpm",
+  };
+  static const OdoriView views[] = { ODORI_VIEW_FRONT, ODORI_VIEW_LEFT };
+  g_autofree char *dir = NULL;
+
+  if (!have_context ())
+    return;
+  dir = g_dir_make_tmp ("odori-render-corpus-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = odori_test_corpus_file (files[i]);
+      g_autofree char *bva_path = NULL;
+      g_autoptr(OdoriMotion) m = NULL;
+      g_autoptr(OdoriMotion) bva = NULL;
+      g_autoptr(GError) error = NULL;
+      guint frame;
+
+      if (path == NULL)
+        return;
+      m = odori_format_load_motion (path, NULL, &error);
+      g_assert_no_error (error);
+      frame = m->n_frames / 3;
+      if (!m->has_hierarchy)
+        {
+          for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+            {
+              g_auto (Figure) fig = { 0 };
+
+              draw_figure_mask (m, frame, views[v], &fig);
+              assert_one_upright_figure (files[i], "BVA", views[v], &fig);
+            }
+          continue;
+        }
+      /* the same capture without its hierarchy, as odori-cli convert writes it */
+      bva_path = g_build_filename (dir, "capture.bva", NULL);
+      g_assert_true (odori_bva_save (m, bva_path, &error));
+      g_assert_no_error (error);
+      bva = odori_bva_load (bva_path, NULL, &error);
+      g_assert_no_error (error);
+      g_unlink (bva_path);
+      for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+        {
+          g_auto (Figure) a = { 0 };
+          g_auto (Figure) b = { 0 };
+          guint both = 0, either = 0;
+
+          draw_figure_mask (m, frame, views[v], &a);
+          draw_figure_mask (bva, frame, views[v], &b);
+          assert_one_upright_figure (files[i], "BVH", views[v], &a);
+          assert_one_upright_figure (files[i], "BVA", views[v], &b);
+          for (int k = 0; k < W * H; k++)
+            {
+              both += a.mask[k] && b.mask[k];
+              either += a.mask[k] || b.mask[k];
+            }
+          g_test_message ("%s, %s: BVA and BVH figures overlap %.1f %%", files[i],
+                          odori_view_to_string (views[v]), 100.0 * both / MAX (either, 1));
+          g_assert_cmpuint (both * 100, >=, either * 80);
+        }
+    }
+  g_rmdir (dir);
+}
+
 static void
 teardown_sample (void)
 {
@@ -1005,6 +1187,7 @@ main (int   argc,
   g_test_add_func ("/render/two-contexts", test_two_contexts);
   g_test_add_func ("/render/bulge-width", test_bulge_width);
   g_test_add_func ("/render/cli-series", test_cli_series);
+  g_test_add_func ("/render/corpus-figures", test_corpus_figures);
   g_test_add_func ("/render/cli-errors", test_cli_errors);
   status = g_test_run ();
 

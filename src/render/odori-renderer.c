@@ -609,11 +609,15 @@ compute_bounds (OdoriRenderer *self)
   if (!any)
     return;
 
+  /* Skin reaches a radius beyond the joints, and the head its length beyond the neck's
+   * end. Other leaves (hands, feet, a BVH's End Sites, which a BVA of the same capture
+   * lacks) are left to the framing margin, so that both frame the figure alike. */
   for (guint b = 0; b < sk->n_bones; b++)
     if (self->bone_segment[b] >= 0)
       {
         pad = MAX (pad, sk->bones[b].radius);
-        if (self->is_leaf[b])
+        if (self->is_leaf[b] && sk->bones[b].parent >= 0 &&
+            odori_skeleton_is_head_name (sk->bones[b].name))
           pad = MAX (pad, sk->bones[b].length + sk->bones[b].radius);
       }
 
@@ -1153,8 +1157,12 @@ build_bones (OdoriRenderer *self)
     {
       const OdoriStick *st = &sk->sticks[i];
 
+      /* a bone tapers to a point at its tail: both ways, a stick is thick at both ends */
       if (self->bone_segment[st->a] >= 0 && self->bone_segment[st->b] >= 0)
-        push_bone (self, joint (self, st->a), joint (self, st->b), width, st->a);
+        {
+          push_bone (self, joint (self, st->a), joint (self, st->b), width, st->a);
+          push_bone (self, joint (self, st->b), joint (self, st->a), width, st->b);
+        }
     }
 }
 
