@@ -1828,6 +1828,57 @@ test_corpus_markers (void)
   g_assert_cmpuint (n_joins, <=, 14);  /* about one a body part: head, torso, limbs */
 }
 
+/* DESIGN.md "Skeleton for display": no torso-thick skin on a bodiless reference root on
+ * the ground below the hips, nor on eyes and end twigs; a head is a head whatever hangs
+ * from it. */
+static void
+test_bodiless_joints (void)
+{
+  static const NamedPoint points[] = {
+    { "Reference", 0, 0, 0 },
+    { "Hips", 0, 40, 0 },
+    { "Spine", 0, 50, 0 },
+    { "Neck", 0, 62, 0 },
+    { "Head", 0, 66, 0 },
+    { "LeftEye", 1, 69, 2 },
+    { "HeadTop_End", 0, 74, 0 },
+    { "LeftUpLeg", 4, 38, 0 },
+    { "LeftLeg", 4, 20, 0 },
+    { "LeftFoot", 4, 3, 0 },
+  };
+  static const int parents[] = { -1, 0, 1, 2, 3, 4, 4, 1, 7, 8 };
+  g_autoptr(OdoriMotion) motion = motion_from_points (points, G_N_ELEMENTS (points));
+  g_autoptr(OdoriSkeleton) skeleton = NULL;
+
+  for (guint s = 0; s < G_N_ELEMENTS (points); s++)
+    {
+      motion->segments[s].parent = parents[s];
+      for (int i = 0; i < 3; i++)
+        motion->segments[s].offset[i] =
+          (&points[s].x)[i] - (parents[s] >= 0 ? (&points[parents[s]].x)[i] : 0.f);
+    }
+  motion->has_hierarchy = TRUE;
+  skeleton = odori_skeleton_for_motion (motion);
+  g_assert_cmpint (skeleton->scheme, ==, ODORI_SKELETON_SCHEME_HIERARCHY);
+  g_assert_cmpfloat (skeleton->bones[odori_skeleton_find (skeleton, "Reference")].radius, ==, 0);
+  g_assert_cmpfloat (skeleton->bones[odori_skeleton_find (skeleton, "LeftEye")].radius, ==, 0);
+  g_assert_cmpfloat (skeleton->bones[odori_skeleton_find (skeleton, "HeadTop_End")].radius, ==, 0);
+  g_assert_cmpfloat (skeleton->bones[odori_skeleton_find (skeleton, "Hips")].radius, >, 0);
+  /* the head: 1.7 × the neck's 4, radius half of that, though eyes and a twig hang from it */
+  g_assert_cmpfloat_with_epsilon (skeleton->bones[odori_skeleton_find (skeleton, "Head")].length,
+                                  1.7 * 4.0, 1e-5);
+  g_assert_cmpfloat_with_epsilon (skeleton->bones[odori_skeleton_find (skeleton, "Head")].radius,
+                                  0.5 * 1.7 * 4.0, 1e-5);
+  g_assert_true (odori_skeleton_is_head_name ("mixamorig:Head"));
+  g_assert_false (odori_skeleton_is_head_name ("HeadTop_End"));
+
+  /* a root named as the hips keeps its body */
+  odori_motion_set_segment_name (motion, 0, "Pelvis");
+  g_clear_pointer (&skeleton, odori_skeleton_unref);
+  skeleton = odori_skeleton_for_motion (motion);
+  g_assert_cmpfloat (skeleton->bones[odori_skeleton_find (skeleton, "Pelvis")].radius, >, 0);
+}
+
 static void
 remove_tmp_dir (void)
 {
@@ -1876,6 +1927,7 @@ main (int   argc,
   g_test_add_func ("/skeleton/corpus/infer", test_corpus_infer);
   g_test_add_func ("/skeleton/corpus/markers", test_corpus_markers);
   g_test_add_func ("/skeleton/hierarchy", test_hierarchy);
+  g_test_add_func ("/skeleton/bodiless-joints", test_bodiless_joints);
   g_test_add_func ("/skeleton/xml/round-trip", test_xml_round_trip);
   g_test_add_func ("/skeleton/xml/minimal", test_xml_minimal);
   for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)

@@ -77,7 +77,9 @@
  *   length for torso bones, never below 1.5 % of the motion's size.
  * - A head-named joint (not an end twig) is a head whatever hangs from it: 1.7 × its
  *   parent's length, radius half of that; the skin draws it along the neck. Eyes and end
- *   twigs (names ending in End, Nub or Site, HeadTop) get radius 0: no skin.
+ *   twigs (names ending in End, Nub or Site, HeadTop) get radius 0: no skin, and so does a
+ *   bodiless reference root: a root with one child, not hips-named itself, whose child is
+ *   hips-named or stands more than a fifth of the motion's size above it at frame 0.
  * - Bulge codes: -1 everywhere except the upper arms (1, biceps), forearms (2), thighs (3)
  *   and calves (4) of the known naming schemes. These are placeholder codes: a later
  *   issue ships a bulge_types file (FORMATS.md §7) that defines exactly these codes.
@@ -1843,6 +1845,21 @@ build_skeleton (const BuildInfo *info)
       /* Eyes and end twigs carry no body: no skin. */
       if (bone->parent >= 0 && is_twig_name (bone->name))
         bone->radius = 0;
+      /* Nor does a reference root on the ground below the hips (a dataset's "Root" or
+       * "Reference" joint): a root whose one child is the hips, or stands more than a
+       * fifth of the figure above it, would be a pillar hiding the legs. */
+      if (bone->parent < 0 && n_children[s] == 1 && !is_hips_name (bone->name))
+        {
+          int child = -1;
+
+          for (guint c = 0; c < n && child < 0; c++)
+            if (info->parent[c] == (int) s)
+              child = (int) c;
+          if (child >= 0 && (is_hips_name (motion->segments[child].name) ||
+                             frame0_position (motion, child)[1] - frame0_position (motion, s)[1] >
+                               0.2 * size))
+            bone->radius = 0;
+        }
       bone->length = (float) length;
     }
   return skeleton;
