@@ -140,6 +140,27 @@ test_sample_and_info_json (void)
   g_assert_true (json_object_has_member (part, "sensors"));
 }
 
+/* info --json reports the skeleton it found for a motion: its source and parents. */
+static void
+test_info_skeleton (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *show = lib_file ("te.bva");
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *sk, *parents;
+
+  g_assert_cmpint (run (&out, &err, "info", "--json", show, NULL), ==, 0);
+  root = parse_json (out);
+  sk = json_object_get_object_member (json_node_get_object (root), "skeleton");
+  g_assert_nonnull (sk);
+  g_assert_cmpstr (json_object_get_string_member (sk, "source"), ==, "table");
+  g_assert_cmpstr (json_object_get_string_member (sk, "scheme"), ==, "biovision");
+  parents = json_object_get_object_member (sk, "parents");
+  g_assert_true (json_object_get_null_member (parents, "Hips"));
+  g_assert_cmpstr (json_object_get_string_member (parents, "Chest"), ==, "Hips");
+  g_assert_cmpstr (json_object_get_string_member (parents, "LeftLowArm"), ==, "LeftUpArm");
+}
+
 /* Odori's data is Japanese: JSON is UTF-8 whatever the locale, and text output is UTF-8
  * under an ASCII locale (LANG unset as under env -i, or LC_ALL=C), never "?". */
 static void
@@ -412,6 +433,7 @@ main (int   argc,
   g_test_add_func ("/cli/info/sample-json", test_sample_and_info_json);
   g_test_add_func ("/cli/info/corpus", test_info_corpus);
   g_test_add_func ("/cli/utf8-without-locale", test_utf8_without_locale);
+  g_test_add_func ("/cli/info/skeleton", test_info_skeleton);
   g_test_add_func ("/cli/not-regular-files", test_not_regular_files);
   g_test_add_func ("/cli/check", test_check);
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
