@@ -14,6 +14,7 @@
 #include "odori-bva.h"
 #include "odori-document.h"
 #include "odori-format.h"
+#include "odori-library-import.h"
 #include "odori-sample.h"
 
 struct _OdoriDocument
@@ -1399,6 +1400,7 @@ odori_document_recover (OdoriDocument  *self,
 
 /* Import */
 
+/* The class imported shows join (created at the end of motion.dat when missing). */
 #define IMPORTED_CLASS_CODE "imported"
 
 static gboolean
@@ -1416,102 +1418,45 @@ show_code_used (OdoriIndex *index,
   return FALSE;
 }
 
+/* A show code nobody uses yet: IMP1, IMP2 … */
+static char *
+choose_show_code (OdoriIndex *index)
+{
+  char *code = NULL;
+
+  for (guint n = 1; code == NULL || show_code_used (index, code); n++)
+    {
+      g_free (code);
+      code = g_strdup_printf ("IMP%u", n);
+    }
+  return code;
+}
+
 static gboolean
-motion_code_used (OdoriIndex *index,
-                  const char *code)
+library_path_or_error (OdoriDocument  *self,
+                       GError        **error)
 {
-  g_autoptr(GError) error = NULL;
-
-  return odori_index_lookup (index, code, &error) != NULL ||
-         g_error_matches (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_AMBIGUOUS);
+  if (self->index == NULL || self->index->path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("Open a motion library first: the capture becomes one of its shows"));
+      return FALSE;
+    }
+  return TRUE;
 }
 
-/* Codes nobody uses yet: IMP1, IMP2 … for the show, I1, I2 … for the motion. */
-static void
-choose_codes (OdoriIndex  *index,
-              char       **show_code,
-              char       **motion_code)
+/* motion.dat changed on disk: read it again and put it in place. */
+static gboolean
+reload_index (OdoriDocument  *self,
+              GError        **error)
 {
-  *show_code = NULL;
-  *motion_code = NULL;
-  for (guint n = 1; *show_code == NULL || show_code_used (index, *show_code); n++)
-    {
-      g_free (*show_code);
-      *show_code = g_strdup_printf ("IMP%u", n);
-    }
-  for (guint n = 1; *motion_code == NULL || motion_code_used (index, *motion_code); n++)
-    {
-      g_free (*motion_code);
-      *motion_code = g_strdup_printf ("I%u", n);
-    }
-}
+  g_autofree char *path = g_strdup (self->index->path);
+  g_autoptr(OdoriIndex) index = odori_index_load (path, error);
 
-/* "imp1.bva", or "imp1-2.bva" … when taken, in DIR. */
-static char *
-free_file_name (const char *dir,
-                const char *show_code)
-{
-  g_autofree char *lower = g_ascii_strdown (show_code, -1);
-
-  for (guint n = 1; ; n++)
-    {
-      g_autofree char *name = n == 1 ? g_strconcat (lower, ".bva", NULL) : g_strdup_printf ("%s-%u.bva", lower, n);
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      if (!g_file_test (path, G_FILE_TEST_EXISTS))
-        return g_steal_pointer (&name);
-    }
-}
-
-/* The index as UTF-8 text in the writer's canonical layout. */
-static char *
-index_to_text (OdoriIndex *index)
-{
-  g_autoptr(OdoriOutput) out = odori_output_new_memory (ODORI_ENCODING_UTF8);
-  g_autoptr(GBytes) bytes = NULL;
-  gsize len;
-  const char *data;
-
-  odori_index_write (index, out);
-  if (!odori_output_commit (out, NULL))
-    return NULL;
-  bytes = odori_output_steal_bytes (out);
-  data = g_bytes_get_data (bytes, &len);
-  return g_strndup (data, len);
-}
-
-/* TEXT with SHOW_BLOCK (lines indented for a class) put at the end of the imported
- * class, which is created at the end when missing. */
-static char *
-insert_show (const char *text,
-             const char *show_block)
-{
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  g_autoptr(GString) out = g_string_new (NULL);
-  gboolean in_imported = FALSE, inserted = FALSE;
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *line = lines[i];
-
-      if (lines[i + 1] == NULL && line[0] == '\0')
-        break;
-      if (g_str_has_prefix (line, "begin class") && strstr (line, " code=\"" IMPORTED_CLASS_CODE "\"") != NULL)
-        in_imported = TRUE;
-      else if (in_imported && !inserted && g_str_has_prefix (line, "end class"))
-        {
-          g_string_append (out, show_block);
-          inserted = TRUE;
-          in_imported = FALSE;
-        }
-      g_string_append (out, line);
-      g_string_append_c (out, '\n');
-    }
-  if (!inserted)
-    g_string_append_printf (out, "begin class name=\"%s\" code=\"" IMPORTED_CLASS_CODE "\"\n%send class\n",
-                            /* data written into motion.dat: the same in every locale */
-                            "取り込み Imported", show_block);
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  if (index == NULL)
+    return FALSE;
+  odori_document_set_index (self, index);
+  return TRUE;
 }
 
 gboolean
@@ -1521,75 +1466,78 @@ odori_document_add_imported_show (OdoriDocument  *self,
                                   char          **symbol,
                                   GError        **error)
 {
-  g_autofree char *dir = NULL;
   g_autofree char *show_code = NULL;
-  g_autofree char *motion_code = NULL;
-  g_autofree char *file_name = NULL;
-  g_autofree char *bva_path = NULL;
   g_autofree char *name = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *block = NULL;
-  g_autofree char *new_text = NULL;
-  g_autoptr(OdoriTextFile) file = NULL;
-  g_autoptr(OdoriIndex) index = NULL;
-  OdoriIndex *old;
 
   g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (motion != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  old = self->index;
-  if (old == NULL || old->path == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("Open a motion library first: the capture becomes one of its shows"));
-      return FALSE;
-    }
+  if (!library_path_or_error (self, error))
+    return FALSE;
   if (motion->n_frames == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("The capture has no frames"));
       return FALSE;
     }
 
-  choose_codes (old, &show_code, &motion_code);
-  dir = g_path_get_dirname (old->path);
-  file_name = free_file_name (dir, show_code);
-  bva_path = g_build_filename (dir, file_name, NULL);
-
+  show_code = choose_show_code (self->index);
   name = g_strdup (show_name != NULL && show_name[0] != '\0' ? show_name : show_code);
   g_strdelimit (name, "\"\n\r", '\'');
-  block = g_strdup_printf ("  begin show name=\"%s\" code=\"%s\" file=\"%s\"\n"
-                           "    motion name=\"%s\" code=\"%s\" frame=1-%u\n"
-                           "  end show\n",
-                           name, show_code, file_name, name, motion_code, motion->n_frames);
-
-  text = index_to_text (old);
-  if (text == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot write the library"), old->path);
-      return FALSE;
-    }
-  new_text = insert_show (text, block);
-  file = odori_text_file_new_from_data (old->path, new_text, strlen (new_text), error);
-  if (file == NULL)
+  if (!odori_library_add_show (self->index->path, IMPORTED_CLASS_CODE, show_code, name, motion, NULL, error))
     return FALSE;
-
-  if (!odori_bva_save (motion, bva_path, error))
+  if (!reload_index (self, error))
     return FALSE;
-  index = odori_index_load_text (file, error);
-  if (index != NULL)
-    {
-      index->encoding = old->encoding;
-      g_free (index->path);
-      index->path = g_strdup (old->path);
-    }
-  if (index == NULL || !odori_index_save (index, old->path, error))
-    {
-      g_unlink (bva_path);
-      return FALSE;
-    }
-  odori_document_set_index (self, index);
   if (symbol != NULL)
-    *symbol = g_steal_pointer (&motion_code);
+    *symbol = g_strconcat (show_code, ".", ODORI_LIBRARY_IMPORT_MOTION_CODE, NULL);
   return TRUE;
+}
+
+gboolean
+odori_document_remove_show (OdoriDocument  *self,
+                            const char     *show_code,
+                            GBytes        **previous,
+                            GError        **error)
+{
+  g_autoptr(GBytes) before = NULL;
+  char *data = NULL;
+  gsize len = 0;
+
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (show_code != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!library_path_or_error (self, error))
+    return FALSE;
+  if (!g_file_get_contents (self->index->path, &data, &len, error))
+    return FALSE;
+  before = g_bytes_new_take (data, len);
+  if (!odori_library_remove_show (self->index->path, show_code, NULL, error))
+    return FALSE;
+  if (!reload_index (self, error))
+    return FALSE;
+  if (previous != NULL)
+    *previous = g_steal_pointer (&before);
+  return TRUE;
+}
+
+gboolean
+odori_document_restore_index (OdoriDocument  *self,
+                              GBytes         *contents,
+                              GError        **error)
+{
+  gsize len;
+  const char *data;
+
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (contents != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!library_path_or_error (self, error))
+    return FALSE;
+  data = g_bytes_get_data (contents, &len);
+  /* g_file_set_contents writes a temporary file and renames it over motion.dat. */
+  if (!g_file_set_contents (self->index->path, data, (gssize) len, error))
+    return FALSE;
+  return reload_index (self, error);
 }

@@ -47,14 +47,26 @@ gboolean           odori_document_open_index            (OdoriDocument     *self
 gboolean           odori_document_save                  (OdoriDocument     *self,
                                                          const char        *path,
                                                          GError           **error);
-/* Writes MOTION (an imported capture) as a BVA file beside the library and adds it to
- * the library, in the class "Imported", as a show named SHOW_NAME holding one motion
- * that spans it; motion.dat is saved (in its encoding). *SYMBOL (nullable) receives the
- * new motion's symbol. On failure nothing changes. */
+/* Adds MOTION (a capture already retargeted onto the library's sensors,
+ * odori_library_retarget ()) to the library as a new show named SHOW_NAME (a free code,
+ * IMP1, IMP2 …) of class "imported" holding one motion, ODORI_LIBRARY_IMPORT_MOTION_CODE,
+ * that spans it (odori_library_add_show ()), then reloads the library. *SYMBOL
+ * (nullable) receives "SHOWCODE.M1". On failure nothing changes. */
 gboolean           odori_document_add_imported_show     (OdoriDocument     *self,
                                                          OdoriMotion       *motion,
                                                          const char        *show_name,
                                                          char             **symbol,
+                                                         GError           **error);
+/* Removes show SHOW_CODE from the library's motion.dat (odori_library_remove_show ())
+ * and reloads the library. *PREVIOUS (nullable) receives motion.dat's bytes before, for
+ * odori_document_restore_index (). */
+gboolean           odori_document_remove_show           (OdoriDocument     *self,
+                                                         const char        *show_code,
+                                                         GBytes           **previous,
+                                                         GError           **error);
+/* Writes CONTENTS over the library's motion.dat atomically and reloads the library. */
+gboolean           odori_document_restore_index         (OdoriDocument     *self,
+                                                         GBytes            *contents,
                                                          GError           **error);
 /* Puts an imported library in place of the current one (the score is kept). */
 void               odori_document_set_index             (OdoriDocument     *self,

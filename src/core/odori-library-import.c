@@ -77,29 +77,6 @@ G_DEFINE_QUARK (odori-import-error-quark, odori_import_error)
 typedef float Vec3[3];
 typedef float Quat[4];
 
-/* The smallest rotation turning unit A onto unit B. cglm 0.8.8's glm_quat_from_vecs
- * returns the identity below 0.26° (its GLM_FLT_EPSILON is 1e-5 under cos θ), too coarse
- * for aiming bones every frame. */
-static void
-quat_between (const float a[3],
-              const float b[3],
-              float       out[4])
-{
-  float d = glm_vec3_dot ((float *) a, (float *) b);
-  vec3 axis;
-
-  if (d < -1.0f + 1e-6f)
-    {
-      glm_vec3_ortho ((float *) a, axis);
-      glm_vec3_normalize (axis);
-      glm_quat_init (out, axis[0], axis[1], axis[2], 0.0f);
-      return;
-    }
-  glm_vec3_cross ((float *) a, (float *) b, axis);
-  glm_quat_init (out, axis[0], axis[1], axis[2], 1.0f + d);
-  glm_quat_normalize (out);
-}
-
 /* Roles from names */
 
 typedef enum
@@ -1225,33 +1202,6 @@ retarget_clear (Retarget *rt)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Retarget, retarget_clear)
 
-static void
-up_vector (OdoriUpAxis up,
-           float       v[3])
-{
-  glm_vec3_zero (v);
-  if (up == ODORI_UP_AUTO)
-    v[1] = 1;
-  else
-    v[(up - ODORI_UP_X) % 3] = up >= ODORI_UP_NEG_X ? -1.0f : 1.0f;
-}
-
-/* The shortest rotation taking UP to +Y (−Y: a half turn about X), as odori-retarget.c. */
-static void
-up_to_y (OdoriUpAxis up,
-         float       r[4])
-{
-  vec3 u;
-
-  if (up == ODORI_UP_NEG_Y)
-    {
-      glm_quatv (r, GLM_PIf, (vec3) { 1, 0, 0 });
-      return;
-    }
-  up_vector (up, u);
-  quat_between (u, (vec3) { 0, 1, 0 }, r);
-}
-
 /* The up axis of BODY's frame 1 from its head minus its feet, or AUTO. */
 static OdoriUpAxis
 body_guess_up (const Body *body)
@@ -1327,7 +1277,7 @@ odori_motion_orient_up (OdoriMotion *motion,
 
   if (up == ODORI_UP_AUTO || up == ODORI_UP_Y)
     return;
-  up_to_y (up, r);
+  odori_up_axis_rotation (up, r);
   for (guint f = 0; f < motion->n_frames; f++)
     for (guint s = 0; s < motion->n_segments; s++)
       {
@@ -1397,8 +1347,8 @@ retarget_axes (Retarget            *rt,
   if (lib_up == ODORI_UP_AUTO)
     lib_up = ODORI_UP_Y;
   report->up = up;
-  up_to_y (up, r_cap);
-  up_to_y (lib_up, r_lib);
+  odori_up_axis_rotation (up, r_cap);
+  odori_up_axis_rotation (lib_up, r_lib);
   glm_quat_inv (r_lib, inv);
   glm_quat_mul (inv, r_cap, rt->r);
   glm_quat_rotatev (inv, (vec3) { 0, 1, 0 }, rt->up);
@@ -1471,7 +1421,7 @@ plan_aim (Retarget *rt,
     return FALSE;
   glm_vec3_normalize (plan->dir);
   glm_vec3_normalize (d);
-  quat_between (plan->dir, d, plan->q);
+  odori_quat_between (plan->dir, d, plan->q);
   plan->aim = TRUE;
   return TRUE;
 }
@@ -1628,7 +1578,7 @@ aim_bone (const Retarget *rt,
   glm_quat_rotatev (rot, (float *) plan->dir, cur);
   glm_vec3_normalize (cur);
   glm_vec3_normalize (target);
-  quat_between (cur, target, extra);
+  odori_quat_between (cur, target, extra);
   glm_quat_mul (extra, rot, rot);
   glm_quat_normalize (rot);
 }

@@ -287,6 +287,39 @@ quat_dot (const float a[4],
   return (double) a[0] * b[0] + (double) a[1] * b[1] + (double) a[2] * b[2] + (double) a[3] * b[3];
 }
 
+void
+odori_quat_between (const float a[3],
+                    const float b[3],
+                    float       out[4])
+{
+  float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  float n;
+
+  if (d < -1.0f + 1e-6f)
+    {
+      /* a half turn about any axis orthogonal to A: cross A with its least aligned axis */
+      float e[3] = { 0, 0, 0 };
+      int k = fabsf (a[0]) <= fabsf (a[1]) ? (fabsf (a[0]) <= fabsf (a[2]) ? 0 : 2)
+                                           : (fabsf (a[1]) <= fabsf (a[2]) ? 1 : 2);
+
+      e[k] = 1;
+      out[0] = a[1] * e[2] - a[2] * e[1];
+      out[1] = a[2] * e[0] - a[0] * e[2];
+      out[2] = a[0] * e[1] - a[1] * e[0];
+      out[3] = 0;
+    }
+  else
+    {
+      out[0] = a[1] * b[2] - a[2] * b[1];
+      out[1] = a[2] * b[0] - a[0] * b[2];
+      out[2] = a[0] * b[1] - a[1] * b[0];
+      out[3] = 1.0f + d;
+    }
+  n = sqrtf (out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+  for (int i = 0; i < 4; i++)
+    out[i] /= n;
+}
+
 double
 odori_quat_angle_deg (const float a[4],
                       const float b[4])

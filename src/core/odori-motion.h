@@ -150,6 +150,12 @@ void            odori_quat_to_euler            (const char        *order,
                                                 const float        q[4],
                                                 const double      *prev_deg,
                                                 double             angles_deg[3]);
+/* The smallest rotation turning unit vector A onto unit vector B: (a × b, 1 + a·b)
+ * normalised, exact for small angles (cglm 0.8.8's glm_quat_from_vecs returns the
+ * identity below 0.26°); a half turn takes an axis orthogonal to A. */
+void            odori_quat_between             (const float        a[3],
+                                                const float        b[3],
+                                                float              out[4]);
 /* Angle between two rotations in degrees (0..180). */
 double          odori_quat_angle_deg           (const float        a[4],
                                                 const float        b[4]);

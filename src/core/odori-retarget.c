@@ -321,30 +321,6 @@ normalize3 (float v[3])
   return TRUE;
 }
 
-/* Shortest rotation taking unit A to unit B. Not glm_quat_from_vecs(): cglm 0.8 returns
- * identity below its GLM_FLT_EPSILON (1e-5 on the cosine, i.e. angles under 0.26°), which
- * would freeze every small motion of a bone. (1 + cos θ, a × b) normalised is exact for
- * small angles; only the half turn needs a chosen axis. */
-static void
-quat_between (const float a[3],
-              const float b[3],
-              float       out[4])
-{
-  float d = glm_vec3_dot ((float *) a, (float *) b);
-  Vec3 axis;
-
-  if (d < -1.0f + 1e-6f)
-    {
-      glm_vec3_ortho ((float *) a, axis);
-      glm_vec3_normalize (axis);
-      glm_quat_init (out, axis[0], axis[1], axis[2], 0.0f);
-      return;
-    }
-  glm_vec3_cross ((float *) a, (float *) b, axis);
-  glm_quat_init (out, axis[0], axis[1], axis[2], 1.0f + d);
-  glm_quat_normalize (out);
-}
-
 /* Removes from V its component along unit N. */
 static void
 project_out (float       v[3],
@@ -677,20 +653,26 @@ guess_up (const OdoriCapture *capture)
   return ODORI_UP_AUTO;
 }
 
-static void
-up_rotation (OdoriUpAxis up,
-             float       r[4])
+void
+odori_up_axis_rotation (OdoriUpAxis up,
+                        float       r[4])
 {
   Vec3 u = { 0, 0, 0 };
-  int axis = (up - ODORI_UP_X) % 3;
+  int axis;
 
+  if (up == ODORI_UP_AUTO || up == ODORI_UP_Y)
+    {
+      glm_quat_identity (r);
+      return;
+    }
+  axis = (up - ODORI_UP_X) % 3;
   if (up == ODORI_UP_NEG_Y)
     {
       glm_quatv (r, GLM_PIf, (vec3) { 1, 0, 0 });
       return;
     }
   u[axis] = up >= ODORI_UP_NEG_X ? -1.0f : 1.0f;
-  quat_between (u, (float[3]) { 0, 1, 0 }, r);
+  odori_quat_between (u, (float[3]) { 0, 1, 0 }, r);
 }
 
 void
@@ -732,7 +714,7 @@ odori_capture_orient (OdoriCapture *capture,
   if (up == ODORI_UP_Y)
     return;
 
-  up_rotation (up, r);
+  odori_up_axis_rotation (up, r);
   qinv (r, rinv);
   for (guint f = 0; f < motion->n_frames; f++)
     for (guint s = 0; s < motion->n_segments; s++)
@@ -1117,7 +1099,7 @@ solve_positions (const Calib  *c,
 
           qrot_inv (parq, v, lv);
           if (normalize3 (lv))
-            quat_between (c->dir[k], lv, local);
+            odori_quat_between (c->dir[k], lv, local);
         }
       if (k == NECK && c->shoulders_ok && bone_vector (kf, R_SH, L_SH, v))
         {

@@ -92,6 +92,9 @@ GQuark         odori_retarget_error_quark  (void);
 
 void           odori_import_options_init   (OdoriImportOptions       *options);
 const char    *odori_up_axis_to_string     (OdoriUpAxis               up);
+/* The shortest rotation taking UP to +Y (−Y: a half turn about X; AUTO: none). */
+void           odori_up_axis_rotation      (OdoriUpAxis               up,
+                                            float                     r[4]);
 /* "x", "y", "z", "-x", "-y", "-z", "auto" (case-insensitive). */
 gboolean       odori_up_axis_from_string   (const char               *s,
                                             OdoriUpAxis              *up);
