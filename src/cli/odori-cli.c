@@ -1696,6 +1696,8 @@ cmd_render (int    argc,
   g_autofree char *bulge_path = NULL;
   g_autofree char *frames = NULL;
   g_autofree char *highlight = NULL;
+  g_autofree char *up_name = NULL;
+  OdoriUpAxis up = ODORI_UP_AUTO;
   int frame = -1, every = 1;   /* -1: no --frame given */
   int samples = 4;
   gboolean no_skin = FALSE, no_bulges = FALSE;
@@ -1711,6 +1713,7 @@ cmd_render (int    argc,
     { "no-bulges", 0, 0, G_OPTION_ARG_NONE, &no_bulges, N_("Draw the skin without bulges"), NULL },
     { "no-skin", 0, 0, G_OPTION_ARG_NONE, &no_skin, N_("Draw the bones only"), NULL },
     { "highlight", 0, 0, G_OPTION_ARG_STRING, &highlight, N_("Tint these segments, comma-separated"), "SEGMENTS" },
+    { "up", 0, 0, G_OPTION_ARG_STRING, &up_name, N_("The motion's up axis: x, y, z, -x, -y, -z or auto (the default: from the head and the feet)"), "AXIS" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the image to OUT.png"), "OUT" },
     { NULL }
   };
@@ -1744,6 +1747,8 @@ cmd_render (int    argc,
     return usage_error (context, _("--size takes WIDTHxHEIGHT, each 1 to 16384, like 1280x720"));
   if (view_name != NULL && !odori_view_from_string (view_name, &view))
     return usage_error (context, _("--view takes front, back, left, right, top, mirror or three-quarter"));
+  if (up_name != NULL && !odori_up_axis_from_string (up_name, &up))
+    return usage_error (context, _("--up must be x, y, z, -x, -y, -z or auto"));
   if (frames != NULL)
     {
       if (frame != -1)
@@ -1803,6 +1808,7 @@ cmd_render (int    argc,
   renderer = odori_renderer_new (&error);
   if (renderer == NULL)
     goto fail;
+  odori_renderer_set_up_axis (renderer, up);
   odori_renderer_set_motion (renderer, motion, skeleton);
   odori_renderer_set_bulges (renderer, bulges);
   odori_renderer_set_show_skin (renderer, !no_skin);

@@ -119,6 +119,7 @@ struct _OdoriRenderer
   OdoriMotion   *motion;        /* what is drawn: SOURCE, or a copy turned Y-up */
   OdoriMotion   *source;        /* the motion given to set_motion */
   OdoriUpAxis    up;            /* SOURCE's up axis (AUTO: Y) */
+  OdoriUpAxis    forced_up;     /* odori_renderer_set_up_axis (); AUTO: guess */
   OdoriSkeleton *skeleton;
   OdoriBulgeSet *bulges;
   int           *bone_segment;     /* per bone: the motion's segment, or -1 */
@@ -681,7 +682,7 @@ odori_renderer_set_motion (OdoriRenderer *self,
 
   /* BVH has no up axis: a Z-up capture is drawn upright, as its head and feet say. */
   self->source = odori_motion_ref (motion);
-  self->up = odori_motion_guess_up (motion);
+  self->up = self->forced_up != ODORI_UP_AUTO ? self->forced_up : odori_motion_guess_up (motion);
   if (self->up != ODORI_UP_AUTO && self->up != ODORI_UP_Y)
     {
       self->motion = odori_motion_copy (motion);
@@ -706,6 +707,14 @@ odori_renderer_set_motion (OdoriRenderer *self,
   find_leaves (self);
   compute_bounds (self);
   self->fit_pending = TRUE;
+}
+
+void
+odori_renderer_set_up_axis (OdoriRenderer *self,
+                            OdoriUpAxis    up)
+{
+  g_return_if_fail (self != NULL);
+  self->forced_up = up;
 }
 
 void

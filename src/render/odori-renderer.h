@@ -10,6 +10,7 @@
 
 #include "odori-bulge.h"
 #include "odori-motion.h"
+#include "odori-retarget.h"
 #include "odori-skeleton.h"
 
 G_BEGIN_DECLS
@@ -65,6 +66,10 @@ void            odori_renderer_add_highlight    (OdoriRenderer   *self,
                                                  const char * const *segments,
                                                  const float      color[4]);
 /* Camera */
+/* The up axis of the motions set from now on: AUTO (the default) guesses it from the
+ * head and the feet (BVH has none); anything else turns that axis to +Y for drawing. */
+void            odori_renderer_set_up_axis      (OdoriRenderer   *self,
+                                                 OdoriUpAxis      up);
 void            odori_renderer_set_view         (OdoriRenderer   *self,
                                                  OdoriView        view);
 void            odori_renderer_orbit            (OdoriRenderer   *self,
