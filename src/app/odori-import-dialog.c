@@ -2,9 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The capture is read, oriented, retargeted and smoothed in a worker thread while a
+ * Once a capture is chosen it is read in a worker thread with the library's reference
+ * show (odori_library_load_reference ()) and the bone map is guessed from the names
+ * (odori_bone_map_guess ()); the map is shown, one row per library sensor, for
+ * correction. Import reads the capture again with the dialog's options, retargets it
+ * onto the library's sensors (odori_library_retarget ()) in a worker thread while a
  * progress bar pulses; Cancel closes the dialog at once and the result is dropped. The
- * library is then changed on the main thread (odori_document_add_imported_show()).
+ * library is then changed on the main thread (odori_document_add_imported_show (),
+ * odori_library_add_show ()).
  */
 #include "config.h"
 
@@ -17,6 +22,7 @@
 #include "odori-format.h"
 #include "odori-import-dialog.h"
 #include "odori-kbs.h"
+#include "odori-library-import.h"
 #include "odori-smooth.h"
 
 struct _OdoriImportDialog
@@ -28,6 +34,13 @@ struct _OdoriImportDialog
   char           *kbs_path;
   GCancellable   *cancellable;
   guint           pulse_id;
+
+  /* The chosen capture's bone map (NULL until read) and the library's reference show. */
+  GCancellable   *scan_cancellable;
+  OdoriBoneMap   *map;
+  OdoriMotion    *reference;
+  GtkStringList  *joints;
+  gboolean        syncing;
 
   GtkButton      *import_button;
   GtkButton      *file_button;
@@ -42,6 +55,9 @@ struct _OdoriImportDialog
   GtkWidget      *progress_box;
   GtkProgressBar *progress_bar;
   GtkLabel       *error_label;
+  GtkWidget      *map_box;
+  GtkListBox     *map_list;
+  GtkLabel       *map_status;
 };
 
 G_DEFINE_FINAL_TYPE (OdoriImportDialog, odori_import_dialog, GTK_TYPE_WINDOW)
@@ -64,6 +80,7 @@ odori_import_load (const char   *path,
                    OdoriUpAxis   up,
                    const char   *kbs_path,
                    guint         smooth,
+                   OdoriUpAxis  *capture_up,
                    GError      **error)
 {
   OdoriFormat format;
@@ -73,6 +90,8 @@ odori_import_load (const char   *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (fps > 0, NULL);
 
+  if (capture_up != NULL)
+    *capture_up = up;
   format = odori_format_detect_file (path, error);
   if (format == ODORI_FORMAT_UNKNOWN && error != NULL && *error != NULL)
     return NULL;
@@ -92,6 +111,9 @@ odori_import_load (const char   *path,
             return NULL;
           options.kbs = kbs;
         }
+      /* The core's capture import turns the capture upright itself. */
+      if (capture_up != NULL)
+        *capture_up = ODORI_UP_Y;
       return odori_capture_import (path, &options, NULL, warnings, error);
     }
   if (format != ODORI_FORMAT_BVA && format != ODORI_FORMAT_BVH)
@@ -119,11 +141,14 @@ odori_import_load (const char   *path,
 
 typedef struct
 {
-  char        *path;
-  char        *kbs_path;
-  double       fps;
-  OdoriUpAxis  up;
-  guint        smooth;
+  char         *path;
+  char         *kbs_path;
+  double        fps;
+  OdoriUpAxis   up;
+  guint         smooth;
+  OdoriIndex   *index;
+  OdoriMotion  *reference;  /* NULL: loaded in the thread */
+  OdoriBoneMap *map;        /* NULL: guessed in the thread */
 } Job;
 
 static void
@@ -131,7 +156,63 @@ job_free (Job *job)
 {
   g_free (job->path);
   g_free (job->kbs_path);
+  g_clear_pointer (&job->index, odori_index_unref);
+  g_clear_pointer (&job->reference, odori_motion_unref);
+  g_clear_pointer (&job->map, odori_bone_map_unref);
   g_free (job);
+}
+
+/* What a scan finds: the reference show's motion and the guessed map. */
+typedef struct
+{
+  OdoriMotion  *reference;
+  OdoriBoneMap *map;
+} Scan;
+
+static void
+scan_free (Scan *scan)
+{
+  g_clear_pointer (&scan->reference, odori_motion_unref);
+  g_clear_pointer (&scan->map, odori_bone_map_unref);
+  g_free (scan);
+}
+
+static OdoriMotion *
+job_reference (Job     *job,
+               GError **error)
+{
+  if (job->reference != NULL)
+    return odori_motion_ref (job->reference);
+  return odori_library_load_reference (job->index, NULL, error);
+}
+
+static void
+scan_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  g_autoptr(OdoriMotion) capture = NULL;
+  Scan *scan;
+
+  capture = odori_import_load (job->path, job->fps, job->up, job->kbs_path, 0, NULL, &error);
+  if (capture == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  scan = g_new0 (Scan, 1);
+  scan->reference = job_reference (job, &error);
+  if (scan->reference == NULL)
+    {
+      scan_free (scan);
+      g_task_return_error (task, error);
+      return;
+    }
+  scan->map = odori_bone_map_guess (capture, NULL, scan->reference, NULL);
+  g_task_return_pointer (task, scan, (GDestroyNotify) scan_free);
 }
 
 static void
@@ -142,12 +223,38 @@ import_thread (GTask        *task,
 {
   Job *job = task_data;
   GError *error = NULL;
-  OdoriMotion *motion = odori_import_load (job->path, job->fps, job->up, job->kbs_path, job->smooth, &error);
+  OdoriUpAxis capture_up = job->up;
+  g_autoptr(OdoriMotion) capture = NULL;
+  g_autoptr(OdoriMotion) reference = NULL;
+  OdoriMotion *result;
 
-  if (motion == NULL)
+  capture = odori_import_load (job->path, job->fps, job->up, job->kbs_path, job->smooth, &capture_up, &error);
+  if (capture != NULL)
+    reference = job_reference (job, &error);
+  result = reference == NULL ? NULL :
+    odori_library_retarget (capture, NULL, reference, NULL, job->map, capture_up, NULL, &error);
+  if (result == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, motion, (GDestroyNotify) odori_motion_unref);
+    g_task_return_pointer (task, result, (GDestroyNotify) odori_motion_unref);
+}
+
+static Job *
+new_job (OdoriImportDialog *self)
+{
+  Job *job = g_new0 (Job, 1);
+  guint up = gtk_drop_down_get_selected (self->up_dropdown);
+  OdoriIndex *index = odori_document_get_index (self->document);
+
+  job->path = g_strdup (self->path);
+  job->kbs_path = g_strdup (self->kbs_path);
+  job->fps = gtk_adjustment_get_value (self->fps_adjustment);
+  job->up = up < G_N_ELEMENTS (up_axes) ? up_axes[up] : ODORI_UP_AUTO;
+  job->smooth = (guint) gtk_adjustment_get_value (self->smooth_adjustment);
+  job->index = index != NULL ? odori_index_ref (index) : NULL;
+  job->reference = self->reference != NULL ? odori_motion_ref (self->reference) : NULL;
+  job->map = self->map != NULL ? odori_bone_map_ref (self->map) : NULL;
+  return job;
 }
 
 static void
@@ -158,6 +265,7 @@ set_busy (OdoriImportDialog *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), !busy && self->path != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->file_button), !busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->kbs_button), !busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->map_list), !busy);
   if (!busy)
     g_clear_handle_id (&self->pulse_id, g_source_remove);
 }
@@ -212,20 +320,22 @@ void
 odori_import_dialog_import (OdoriImportDialog *self)
 {
   g_autoptr(GTask) task = NULL;
-  Job *job;
-  guint up;
 
   g_return_if_fail (ODORI_IS_IMPORT_DIALOG (self));
 
   if (self->path == NULL || self->cancellable != NULL)
     return;
-  job = g_new0 (Job, 1);
-  job->path = g_strdup (self->path);
-  job->kbs_path = g_strdup (self->kbs_path);
-  job->fps = gtk_adjustment_get_value (self->fps_adjustment);
-  up = gtk_drop_down_get_selected (self->up_dropdown);
-  job->up = up < G_N_ELEMENTS (up_axes) ? up_axes[up] : ODORI_UP_AUTO;
-  job->smooth = (guint) gtk_adjustment_get_value (self->smooth_adjustment);
+  if (odori_document_get_index (self->document) == NULL)
+    {
+      show_error (self, _("Open a motion library first: the capture becomes one of its shows"));
+      return;
+    }
+  /* Still reading for the map: the import guesses it itself. */
+  if (self->scan_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->scan_cancellable);
+      g_clear_object (&self->scan_cancellable);
+    }
 
   show_error (self, NULL);
   self->cancellable = g_cancellable_new ();
@@ -233,8 +343,188 @@ odori_import_dialog_import (OdoriImportDialog *self)
   self->pulse_id = g_timeout_add (100, pulse_cb, self);
   task = g_task_new (self, self->cancellable, import_done_cb, NULL);
   g_task_set_source_tag (task, odori_import_dialog_import);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_set_task_data (task, new_job (self), (GDestroyNotify) job_free);
   g_task_run_in_thread (task, import_thread);
+}
+
+/* The map list */
+
+static void
+sync_map_rows (OdoriImportDialog *self)
+{
+  guint n_joints = self->map != NULL ? odori_bone_map_get_n_joints (self->map) : 0;
+  guint mapped = 0, n_sensors = 0;
+  guint s = 0;
+
+  self->syncing = TRUE;
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->map_list));
+       row != NULL && self->map != NULL;
+       row = gtk_widget_get_next_sibling (row), s++)
+    {
+      GtkDropDown *dropdown = g_object_get_data (G_OBJECT (row), "dropdown");
+      const char *source = odori_bone_map_get_source (self->map, s);
+      guint position = 0;
+
+      for (guint j = 0; source != NULL && j < n_joints; j++)
+        if (g_strcmp0 (odori_bone_map_get_joint (self->map, j), source) == 0)
+          position = j + 1;
+      gtk_drop_down_set_selected (dropdown, position);
+      mapped += position != 0;
+      n_sensors++;
+    }
+  self->syncing = FALSE;
+  if (self->map != NULL)
+    {
+      g_autofree char *status = g_strdup_printf (_("%u of the library’s %u sensors follow a capture joint"),
+                                                 mapped, n_sensors);
+
+      gtk_label_set_text (self->map_status, status);
+    }
+}
+
+static void
+on_map_selected_cb (GtkDropDown       *dropdown,
+                    GParamSpec        *pspec,
+                    OdoriImportDialog *self)
+{
+  g_autoptr(GError) error = NULL;
+  const char *sensor = g_object_get_data (G_OBJECT (dropdown), "sensor");
+  guint position = gtk_drop_down_get_selected (dropdown);
+  const char *joint = NULL;
+
+  if (self->syncing || self->map == NULL)
+    return;
+  if (position != GTK_INVALID_LIST_POSITION && position > 0)
+    joint = gtk_string_list_get_string (self->joints, position);
+  if (!odori_bone_map_set_source (self->map, sensor, joint, &error))
+    show_error (self, error->message);
+  /* A joint drives one sensor: the row that had it shows "(none)" now. */
+  sync_map_rows (self);
+}
+
+static void
+clear_map (OdoriImportDialog *self)
+{
+  GtkWidget *row;
+
+  while ((row = gtk_widget_get_first_child (GTK_WIDGET (self->map_list))) != NULL)
+    gtk_list_box_remove (self->map_list, row);
+  g_clear_pointer (&self->map, odori_bone_map_unref);
+  g_clear_object (&self->joints);
+}
+
+static void
+fill_map (OdoriImportDialog *self,
+          OdoriBoneMap      *map)
+{
+  guint n_joints = odori_bone_map_get_n_joints (map);
+  guint n_sensors = odori_bone_map_get_n_sensors (map);
+  g_autoptr(GtkSizeGroup) group = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+
+  clear_map (self);
+  self->map = odori_bone_map_ref (map);
+  self->joints = gtk_string_list_new (NULL);
+  gtk_string_list_append (self->joints, _("(none)"));
+  for (guint j = 0; j < n_joints; j++)
+    gtk_string_list_append (self->joints, odori_bone_map_get_joint (map, j));
+
+  for (guint s = 0; s < n_sensors; s++)
+    {
+      const char *sensor = odori_bone_map_get_sensor (map, s);
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *label = gtk_label_new (sensor);
+      GtkWidget *arrow = gtk_label_new ("←");
+      GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->joints)), NULL);
+      g_autofree char *a11y = g_strdup_printf (_("Capture joint for sensor %s"), sensor);
+      GtkWidget *row = gtk_list_box_row_new ();
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_size_group_add_widget (group, label);
+      gtk_widget_add_css_class (arrow, "dim-label");
+      gtk_widget_set_hexpand (dropdown, TRUE);
+      gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), n_joints > 12);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL, a11y, -1);
+      g_object_set_data_full (G_OBJECT (dropdown), "sensor", g_strdup (sensor), g_free);
+      g_signal_connect (dropdown, "notify::selected", G_CALLBACK (on_map_selected_cb), self);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), arrow);
+      gtk_box_append (GTK_BOX (box), dropdown);
+      gtk_widget_set_margin_start (box, 6);
+      gtk_widget_set_margin_end (box, 6);
+      gtk_widget_set_margin_top (box, 3);
+      gtk_widget_set_margin_bottom (box, 3);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+      g_object_set_data (G_OBJECT (row), "dropdown", dropdown);
+      gtk_list_box_append (self->map_list, row);
+    }
+  sync_map_rows (self);
+}
+
+static void
+scan_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  OdoriImportDialog *self = ODORI_IMPORT_DIALOG (source);
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  Scan *scan = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* Another file was chosen, or Import started, or the dialog closed. */
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      g_clear_pointer (&scan, scan_free);
+      return;
+    }
+  g_clear_object (&self->scan_cancellable);
+  if (scan == NULL)
+    {
+      gtk_widget_set_visible (self->map_box, FALSE);
+      show_error (self, error->message);
+      return;
+    }
+  g_clear_pointer (&self->reference, odori_motion_unref);
+  self->reference = g_steal_pointer (&scan->reference);
+  fill_map (self, scan->map);
+  scan_free (scan);
+}
+
+/* Reads the capture for its joints and guesses the bone map. */
+static void
+start_scan (OdoriImportDialog *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->scan_cancellable != NULL)
+    g_cancellable_cancel (self->scan_cancellable);
+  g_clear_object (&self->scan_cancellable);
+  clear_map (self);
+  if (self->path == NULL || odori_document_get_index (self->document) == NULL)
+    return;
+  gtk_widget_set_visible (self->map_box, TRUE);
+  gtk_label_set_text (self->map_status, _("Reading the capture…"));
+  self->scan_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->scan_cancellable, scan_done_cb, NULL);
+  g_task_set_source_tag (task, start_scan);
+  g_task_set_task_data (task, new_job (self), (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, scan_thread);
+}
+
+OdoriBoneMap *
+odori_import_dialog_get_map (OdoriImportDialog *self)
+{
+  g_return_val_if_fail (ODORI_IS_IMPORT_DIALOG (self), NULL);
+
+  return self->map;
+}
+
+GtkListBox *
+odori_import_dialog_get_map_list (OdoriImportDialog *self)
+{
+  g_return_val_if_fail (ODORI_IS_IMPORT_DIALOG (self), NULL);
+
+  return self->map_list;
 }
 
 void
@@ -258,6 +548,7 @@ odori_import_dialog_set_file (OdoriImportDialog *self,
   gtk_editable_set_text (GTK_EDITABLE (self->name_entry), base);
   gtk_widget_set_sensitive (GTK_WIDGET (self->import_button), self->cancellable == NULL);
   show_error (self, NULL);
+  start_scan (self);
 }
 
 /* Callbacks */
@@ -320,6 +611,9 @@ on_kbs_response_cb (GtkNativeDialog   *native,
       self->kbs_path = g_file_get_path (file);
       gtk_label_set_text (self->kbs_label, base);
       gtk_widget_set_sensitive (GTK_WIDGET (self->kbs_clear_button), self->kbs_path != NULL);
+      /* A bone setting renames a Kinect capture's joints. */
+      if (self->cancellable == NULL)
+        start_scan (self);
     }
   g_object_unref (native);
 }
@@ -345,6 +639,8 @@ on_kbs_clear_clicked_cb (OdoriImportDialog *self)
   g_clear_pointer (&self->kbs_path, g_free);
   gtk_label_set_text (self->kbs_label, _("None (the capture’s own names)"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->kbs_clear_button), FALSE);
+  if (self->cancellable == NULL)
+    start_scan (self);
 }
 
 static void
@@ -379,9 +675,15 @@ odori_import_dialog_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  if (self->scan_cancellable != NULL)
+    g_cancellable_cancel (self->scan_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_clear_pointer (&self->map, odori_bone_map_unref);
+  g_clear_pointer (&self->reference, odori_motion_unref);
+  g_clear_object (&self->joints);
   gtk_widget_dispose_template (GTK_WIDGET (self), ODORI_TYPE_IMPORT_DIALOG);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->scan_cancellable);
   g_clear_object (&self->document);
   G_OBJECT_CLASS (odori_import_dialog_parent_class)->dispose (object);
 }
@@ -428,6 +730,9 @@ odori_import_dialog_class_init (OdoriImportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, progress_box);
   gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, error_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, map_box);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, map_list);
+  gtk_widget_class_bind_template_child (widget_class, OdoriImportDialog, map_status);
   gtk_widget_class_bind_template_callback (widget_class, on_file_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_kbs_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_kbs_clear_clicked_cb);

@@ -41,6 +41,7 @@ struct _OdoriLibraryView
   GtkLabel           *seconds_label;
   GtkLabel           *description_label;
   GtkButton          *preview_button;
+  GtkButton          *remove_show_button;
 };
 
 G_DEFINE_FINAL_TYPE (OdoriLibraryView, odori_library_view, GTK_TYPE_WIDGET)
@@ -171,6 +172,11 @@ show_details (OdoriLibraryView *self,
 
   gtk_widget_set_visible (GTK_WIDGET (self->details_grid), item != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->preview_button), is_motion);
+  /* Remove Show acts on the selected show, or the show of the selected motion. */
+  gtk_widget_set_visible (GTK_WIDGET (self->remove_show_button), item != NULL && kind != ODORI_LIBRARY_ITEM_CLASS);
+  if (item != NULL && kind != ODORI_LIBRARY_ITEM_CLASS)
+    gtk_actionable_set_action_target (GTK_ACTIONABLE (self->remove_show_button), "s",
+                                      odori_library_item_get_show (item)->code);
   if (item == NULL)
     {
       gtk_label_set_text (self->details_title, _("Select a motion"));
@@ -472,6 +478,7 @@ odori_library_view_class_init (OdoriLibraryViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, seconds_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, description_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, preview_button);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, remove_show_button);
   gtk_widget_class_bind_template_callback (widget_class, on_search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_list_activate_cb);

@@ -35,6 +35,10 @@ set_action_enabled (OdoriWindow *self,
     g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
+/* Window object data of Remove Show (its Undo). */
+#define REMOVED_SHOW_KEY "odori-removed-show"
+#define REMOVED_BAR_KEY  "odori-removed-bar"
+
 void
 _odori_window_update_actions (OdoriWindow *self)
 {
@@ -51,6 +55,10 @@ _odori_window_update_actions (OdoriWindow *self)
   set_action_enabled (self, "cancel-export", exporting);
   set_action_enabled (self, "stop-preview", odori_document_get_preview (doc) != NULL);
   set_action_enabled (self, "import-capture", odori_document_get_index (doc) != NULL);
+  set_action_enabled (self, "remove-show", odori_document_get_index (doc) != NULL &&
+                                           odori_document_get_index (doc)->path != NULL);
+  set_action_enabled (self, "undo-remove-show",
+                      g_object_get_data (G_OBJECT (self), REMOVED_SHOW_KEY) != NULL);
   set_action_enabled (self, "play-pause", playable);
   set_action_enabled (self, "step-forward", playable);
   set_action_enabled (self, "step-back", playable);
@@ -553,6 +561,177 @@ _odori_window_import_file (OdoriWindow *self,
   gtk_window_present (dialog);
 }
 
+
+/* Remove Show */
+
+/* What Undo needs: motion.dat before the removal, and after it (Undo refuses when the
+ * library changed since). Kept as the window's object data, with the info bar. */
+typedef struct
+{
+  char   *code;
+  GBytes *before;
+  GBytes *after;
+} RemovedShow;
+
+static void
+removed_show_free (RemovedShow *removed)
+{
+  g_free (removed->code);
+  g_clear_pointer (&removed->before, g_bytes_unref);
+  g_clear_pointer (&removed->after, g_bytes_unref);
+  g_free (removed);
+}
+
+static void
+on_removed_bar_response_cb (GtkInfoBar  *bar,
+                            int          response,
+                            OdoriWindow *self)
+{
+  gtk_info_bar_set_revealed (bar, FALSE);
+  g_object_set_data (G_OBJECT (self), REMOVED_SHOW_KEY, NULL);
+  set_action_enabled (self, "undo-remove-show", FALSE);
+}
+
+/* The "Show removed — Undo" bar, made once, under the recovery bar. */
+static GtkInfoBar *
+ensure_removed_bar (OdoriWindow *self)
+{
+  GtkInfoBar *bar = g_object_get_data (G_OBJECT (self), REMOVED_BAR_KEY);
+  GtkWidget *label;
+  GtkWidget *undo;
+
+  if (bar != NULL)
+    return bar;
+  bar = GTK_INFO_BAR (gtk_info_bar_new ());
+  gtk_info_bar_set_message_type (bar, GTK_MESSAGE_INFO);
+  gtk_info_bar_set_show_close_button (bar, TRUE);
+  gtk_info_bar_set_revealed (bar, FALSE);
+  label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_info_bar_add_child (bar, label);
+  g_object_set_data (G_OBJECT (bar), "label", label);
+  undo = gtk_button_new_with_mnemonic (_("_Undo"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (undo), "win.undo-remove-show");
+  gtk_info_bar_add_action_widget (bar, undo, GTK_RESPONSE_NONE);
+  g_signal_connect (bar, "response", G_CALLBACK (on_removed_bar_response_cb), self);
+  gtk_widget_insert_after (GTK_WIDGET (bar), gtk_widget_get_parent (GTK_WIDGET (self->recover_bar)),
+                           GTK_WIDGET (self->recover_bar));
+  g_object_set_data (G_OBJECT (self), REMOVED_BAR_KEY, bar);
+  return bar;
+}
+
+static GBytes *
+read_index_bytes (OdoriWindow  *self,
+                  GError      **error)
+{
+  OdoriIndex *index = odori_document_get_index (self->document);
+  char *data = NULL;
+  gsize len = 0;
+
+  if (index == NULL || index->path == NULL ||
+      !g_file_get_contents (index->path, &data, &len, error))
+    return NULL;
+  return g_bytes_new_take (data, len);
+}
+
+static void
+remove_show (OdoriWindow *self,
+             const char  *code)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) before = NULL;
+  g_autofree char *text = NULL;
+  RemovedShow *removed;
+  GtkInfoBar *bar;
+  GtkWidget *label;
+
+  if (!odori_document_remove_show (self->document, code, &before, &error))
+    {
+      _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot remove the show"), error->message, NULL);
+      return;
+    }
+  removed = g_new0 (RemovedShow, 1);
+  removed->code = g_strdup (code);
+  removed->before = g_steal_pointer (&before);
+  removed->after = read_index_bytes (self, NULL);
+  g_object_set_data_full (G_OBJECT (self), REMOVED_SHOW_KEY, removed, (GDestroyNotify) removed_show_free);
+  bar = ensure_removed_bar (self);
+  label = g_object_get_data (G_OBJECT (bar), "label");
+  text = g_strdup_printf (_("Show %s was removed from the library."), code);
+  gtk_label_set_text (GTK_LABEL (label), text);
+  set_action_enabled (self, "undo-remove-show", TRUE);
+  gtk_info_bar_set_revealed (bar, TRUE);
+}
+
+static void
+on_remove_show_response_cb (GtkDialog   *dialog,
+                            int          response,
+                            OdoriWindow *self)
+{
+  g_autofree char *code = g_strdup (g_object_get_data (G_OBJECT (dialog), "show-code"));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == GTK_RESPONSE_ACCEPT)
+    remove_show (self, code);
+}
+
+/* win.remove-show("CODE"): asks, then removes the show from motion.dat. */
+static void
+remove_show_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  const char *code = g_variant_get_string (param, NULL);
+  GtkWidget *dialog;
+  GtkWidget *remove;
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   _("Remove show %s from the library?"), code);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("Its motions leave motion.dat; the show file stays on disk. "
+                                              "Scores that use them no longer compose."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  remove = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Remove"), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (remove, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data_full (G_OBJECT (dialog), "show-code", g_strdup (code), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_remove_show_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Puts motion.dat back as it was before the last Remove Show. */
+static void
+undo_remove_show_action (GSimpleAction *action,
+                         GVariant      *param,
+                         gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  RemovedShow *removed = g_object_get_data (G_OBJECT (self), REMOVED_SHOW_KEY);
+  GtkInfoBar *bar = g_object_get_data (G_OBJECT (self), REMOVED_BAR_KEY);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) now = NULL;
+
+  if (removed == NULL)
+    return;
+  now = read_index_bytes (self, &error);
+  if (now == NULL || removed->after == NULL || !g_bytes_equal (now, removed->after))
+    _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot undo the removal"),
+                              error != NULL ? error->message
+                                            : _("The library’s motion.dat changed since the show was removed."),
+                              NULL);
+  else if (!odori_document_restore_index (self->document, removed->before, &error))
+    _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot undo the removal"), error->message, NULL);
+  if (bar != NULL)
+    gtk_info_bar_set_revealed (bar, FALSE);
+  g_object_set_data (G_OBJECT (self), REMOVED_SHOW_KEY, NULL);
+  g_simple_action_set_enabled (action, FALSE);
+}
+
 /* Playback */
 
 static void
@@ -971,6 +1150,8 @@ static const GActionEntry entries[] = {
   { "open-sample", open_sample_action },
   { "open-library", open_library_action },
   { "import-capture", import_capture_action },
+  { "remove-show", remove_show_action, "s" },
+  { "undo-remove-show", undo_remove_show_action },
   { "save", save_action },
   { "save-as", save_as_action },
   { "export", export_action },
