@@ -523,6 +523,8 @@ static const ErrorCase error_cases[] = {
   { "no-colon", "HD: Body\nhello\n", ODORI_SCORE_ERROR_SYNTAX, 2, "got \"hello\"" },
   { "empty-key", "HD: Body\n : A1\n", ODORI_SCORE_ERROR_SYNTAX, 2, NULL },
   { "empty-symbol", "HD: Body\n12:   \n", ODORI_SCORE_ERROR_SYNTAX, 2, "\"12:\"" },
+  /* fuzz-score: "+\rI" was written back as "+ I", another part of the same score */
+  { "control-in-code", "#\n+\rI: #\n+ I\f: #\n", ODORI_SCORE_ERROR_SYNTAX, 2, "control character" },
   { "frame-time-garbage", "# FrameTime: fast\n", ODORI_SCORE_ERROR_NUMBER, 1, "\"fast\"" },
   { "frame-time-trailing", "# Title: x\n# FrameTime: 0.03s\n", ODORI_SCORE_ERROR_NUMBER, 2,
     "\"0.03s\"" },

@@ -544,6 +544,17 @@ parse_symbol_line (Parser      *parser,
   return TRUE;
 }
 
+/* TRUE if [p, end) holds a C0 control character other than a tab, or DEL. */
+static gboolean
+has_control (const char *p,
+             const char *end)
+{
+  for (; p < end; p++)
+    if (((guchar) *p < 0x20 && *p != '\t') || *p == 0x7f)
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 parse_part_line (Parser      *parser,
                  const char  *key,
@@ -556,6 +567,17 @@ parse_part_line (Parser      *parser,
   OdoriScorePart *part = g_hash_table_lookup (parser->part_codes, code);
   guint n_empty = 0;
 
+  /* A lone CR or a form feed inside a code would be written back as a blank and read as
+   * another part (fuzz-score): codes are printable. */
+  if (has_control (key, key_end))
+    {
+      g_autofree char *got = excerpt (key, key_end);
+
+      return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
+                           _("part code \"%s\" holds a control character (expected letters "
+                             "and digits, like \"HD\")"),
+                           got);
+    }
   if (part != NULL)
     return parser_error (parser, error, ODORI_SCORE_ERROR_DUPLICATE,
                          _("part \"%s\" given twice (first at line %u)"), code, part->line);
