@@ -1187,11 +1187,8 @@ static const GActionEntry entries[] = {
   { "color-by", NULL, "s", "'show'", color_by_change_state },
 };
 
-void
-_odori_window_class_actions_init (OdoriWindowClass *klass)
-{
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  static const struct { guint key; const char *action; const char *target; } keys[] = {
+/* The bare keys of the window (README, docs/shortcuts.md). */
+static const struct { guint key; const char *action; const char *target; } bare_keys[] = {
     { GDK_KEY_space, "win.play-pause", NULL },
     { GDK_KEY_Right, "win.step-forward", NULL },
     { GDK_KEY_Left, "win.step-back", NULL },
@@ -1210,16 +1207,65 @@ _odori_window_class_actions_init (OdoriWindowClass *klass)
     { GDK_KEY_5, "win.view", "right" },
     { GDK_KEY_6, "win.view", "top" },
     { GDK_KEY_7, "win.view", "three-quarter" },
-  };
+};
 
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action,
-                                         keys[i].target ? "s" : NULL, keys[i].target);
+void
+_odori_window_class_actions_init (OdoriWindowClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  /* Bindings too: they list the keys for the shortcuts window and docs/shortcuts.md. */
+  for (guint i = 0; i < G_N_ELEMENTS (bare_keys); i++)
+    gtk_widget_class_add_binding_action (widget_class, bare_keys[i].key, 0, bare_keys[i].action,
+                                         bare_keys[i].target ? "s" : NULL, bare_keys[i].target);
+}
+
+/* A text field (an entry, a spin button, the search) takes the keys it types. */
+static gboolean
+focus_types_text (OdoriWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  return focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus));
+}
+
+/* The window's bare keys, before any focused widget sees them (capture phase): GTK's own
+ * bindings would otherwise win, Space activating the focused button, arrows moving the
+ * focus or the list's selection (into the Blend field, say). Escape stays a binding: a
+ * focused widget (a drag, a popover) may need it first. */
+static gboolean
+bare_key_pressed_cb (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     OdoriWindow           *self)
+{
+  guint key = gdk_keyval_to_lower (keyval);
+
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK | GDK_META_MASK)) != 0 ||
+      keyval == GDK_KEY_Escape || focus_types_text (self))
+    return GDK_EVENT_PROPAGATE;
+  if (key == GDK_KEY_KP_Space)
+    key = GDK_KEY_space;
+  for (guint i = 0; i < G_N_ELEMENTS (bare_keys); i++)
+    if (bare_keys[i].key == key)
+      {
+        if (!gtk_widget_activate_action (GTK_WIDGET (self), bare_keys[i].action,
+                                         bare_keys[i].target ? "s" : NULL, bare_keys[i].target))
+          return GDK_EVENT_PROPAGATE;
+        return GDK_EVENT_STOP;
+      }
+  return GDK_EVENT_PROPAGATE;
 }
 
 void
 _odori_window_actions_init (OdoriWindow *self)
 {
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (bare_key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   _odori_window_sync_setting_actions (self);
   g_signal_connect_object (self->settings, "changed::recent-files",
