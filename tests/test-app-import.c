@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "app-test-util.h"
+#include "compose-util.h"
 
 #include "odori-bva.h"
 #include "odori-compose.h"
@@ -291,28 +292,10 @@ write_bvh (const char *name,
 static GBytes *
 compose_sample (void)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *dds = sample_path ("sample.dds");
   g_autofree char *out = test_path ("composed.out.bva");
-  g_autofree char *index_path = NULL;
-  g_autoptr(OdoriScore) score = odori_score_load (dds, &error);
-  g_autoptr(OdoriIndex) index = NULL;
-  g_autoptr(OdoriComposer) composer = NULL;
-  OdoriMotion *motion;
-  GBytes *bytes;
 
-  g_assert_no_error (error);
-  index_path = odori_score_dup_index_path (score);
-  index = odori_index_load (index_path, &error);
-  g_assert_no_error (error);
-  composer = odori_composer_new (score, index, &error);
-  g_assert_no_error (error);
-  motion = odori_composer_compose (composer, &error);
-  g_assert_no_error (error);
-  g_assert_true (odori_bva_save (motion, out, &error));
-  bytes = read_bytes (out);
-  g_unlink (out);
-  return bytes;
+  return odori_test_compose_bva (dds, out);
 }
 
 /* The Import Capture dialog of WINDOW, on CAPTURE, with its map read. */

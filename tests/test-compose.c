@@ -18,6 +18,8 @@
 #include "odori-format.h"
 #include "odori-index.h"
 #include "odori-sample.h"
+
+#include "compose-util.h"
 #include "odori-score.h"
 
 typedef void (*PoseFunc) (guint clip, guint frame, guint seg, double pos[3], double rot_zxy[3]);
@@ -776,36 +778,6 @@ test_shared_files (void)
 }
 
 
-/* Composes SCORE_PATH (its own index) and returns the BVA written to a file as bytes. */
-static char *
-compose_to_bva_bytes (const char *score_path,
-                      const char *out_name,
-                      gsize      *len)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(OdoriScore) score = odori_score_load (score_path, &error);
-  g_autofree char *index_path = NULL;
-  g_autofree char *score_dir = g_path_get_dirname (score_path);
-  g_autoptr(OdoriIndex) index = NULL;
-  g_autoptr(OdoriComposer) composer = NULL;
-  g_autofree char *out = tmp_path (out_name);
-  OdoriMotion *motion;
-  char *bytes = NULL;
-
-  g_assert_no_error (error);
-  index_path = g_build_filename (score_dir, score->index_path, NULL);
-  index = odori_index_load (index_path, &error);
-  g_assert_no_error (error);
-  composer = odori_composer_new (score, index, &error);
-  g_assert_no_error (error);
-  motion = odori_composer_compose (composer, &error);
-  g_assert_no_error (error);
-  g_assert_true (odori_bva_save (motion, out, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (out, &bytes, len, NULL));
-  return bytes;
-}
-
 static const char *foreign_segments[] = { "hip", "abdomen", "chest", "lThigh", "Chest", NULL };
 
 /* DESIGN.md "Composition": the output has the reference skeleton's sensors only (the
@@ -820,13 +792,16 @@ test_foreign_show (void)
   g_autofree char *index_path = g_build_filename (dir, "motion.dat", NULL);
   g_autofree char *score_path = g_build_filename (dir, "sample.dds", NULL);
   g_autofree char *mixed_path = g_build_filename (dir, "mixed.dds", NULL);
-  g_autofree char *before = NULL, *after = NULL, *text = NULL, *with = NULL;
+  g_autofree char *text = NULL, *with = NULL;
+  g_autofree char *out_before = tmp_path ("foreign-before.bva");
+  g_autofree char *out_after = tmp_path ("foreign-after.bva");
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
   g_autoptr(GPtrArray) diags = odori_diagnostics_new ();
-  gsize before_len, after_len;
 
   g_assert_true (odori_sample_write (dir, &error));
   g_assert_no_error (error);
-  before = compose_to_bva_bytes (score_path, "foreign-before.bva", &before_len);
+  before = odori_test_compose_bva (score_path, out_before);
 
   write_bva ("foreign.bva", 1, 30, 1.0 / 30, foreign_segments, pose_translate);
   g_assert_true (g_file_get_contents (index_path, &text, NULL, NULL));
@@ -836,8 +811,8 @@ test_foreign_show (void)
                           "  end show\n"
                           "end class\n%s", text);
   g_assert_true (g_file_set_contents (index_path, with, -1, NULL));
-  after = compose_to_bva_bytes (score_path, "foreign-after.bva", &after_len);
-  g_assert_cmpmem (before, before_len, after, after_len);
+  after = odori_test_compose_bva (score_path, out_after);
+  g_assert_true (g_bytes_equal (before, after));
 
   /* the foreign show on the root track: its sensors first, then those the parts name */
   g_assert_true (g_file_set_contents (mixed_path,

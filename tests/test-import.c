@@ -22,6 +22,7 @@
 #include "odori-score.h"
 #include "odori-skeleton.h"
 
+#include "compose-util.h"
 #include "test-corpus.h"
 
 /* Helpers */
@@ -77,36 +78,6 @@ assert_same_file (const char *a,
   g_autofree char *db = read_file (b, &lb);
 
   g_assert_cmpmem (da, la, db, lb);
-}
-
-/* Composes SCORE_PATH (its own index) and returns the BVA written to a file, as bytes. */
-static char *
-compose_to_bva_bytes (const char *score_path,
-                      gsize      *len)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(OdoriScore) score = odori_score_load (score_path, &error);
-  g_autofree char *index_path = NULL;
-  g_autoptr(OdoriIndex) index = NULL;
-  g_autoptr(OdoriComposer) composer = NULL;
-  g_autofree char *dir = g_path_get_dirname (score_path);
-  g_autofree char *out = g_build_filename (dir, "composed.out.bva", NULL);
-  OdoriMotion *motion;
-  char *bytes;
-
-  g_assert_no_error (error);
-  index_path = odori_score_dup_index_path (score);
-  index = odori_index_load (index_path, &error);
-  g_assert_no_error (error);
-  composer = odori_composer_new (score, index, &error);
-  g_assert_no_error (error);
-  motion = odori_composer_compose (composer, &error);
-  g_assert_no_error (error);
-  g_assert_true (odori_bva_save (motion, out, &error));
-  g_assert_no_error (error);
-  bytes = read_file (out, len);
-  g_unlink (out);
-  return bytes;
 }
 
 static OdoriMotion *
@@ -323,24 +294,25 @@ test_sample_unchanged (void)
   g_autofree char *dir = NULL;
   g_autofree char *index_path = NULL;
   g_autofree char *score_path = NULL;
-  g_autofree char *before = NULL;
-  g_autofree char *after = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
   g_autoptr(OdoriMotion) motion = NULL;
   g_autoptr(GError) error = NULL;
-  gsize before_len, after_len;
 
   if (capture == NULL)
     return;
   dir = sample_dir ();
   index_path = g_build_filename (dir, "motion.dat", NULL);
   score_path = g_build_filename (dir, "sample.dds", NULL);
-  before = compose_to_bva_bytes (score_path, &before_len);
+  out = g_build_filename (dir, "composed.out.bva", NULL);
+  before = odori_test_compose_bva (score_path, out);
 
   motion = import_motion (index_path, capture, NULL, NULL);
   g_assert_true (odori_library_add_show (index_path, "dance", "CMU", "CMU 131", motion, NULL, &error));
   g_assert_no_error (error);
-  after = compose_to_bva_bytes (score_path, &after_len);
-  g_assert_cmpmem (before, before_len, after, after_len);
+  after = odori_test_compose_bva (score_path, out);
+  g_assert_true (g_bytes_equal (before, after));
   remove_dir (dir);
 }
 
