@@ -16,6 +16,7 @@
 #include "odori-bvh.h"
 #include "odori-compose.h"
 #include "odori-format.h"
+#include "odori-motion-cache.h"
 #include "odori-index.h"
 #include "odori-sample.h"
 

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "odori-index-files.h"
 #include "odori-index.h"
 
 #include "test-corpus.h"

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "odori-bva.h"
+#include "odori-index-files.h"
 #include "odori-index.h"
 #include "odori-motion.h"
 #include "odori-sample.h"

@@ -14,6 +14,7 @@
 #include "odori-bva.h"
 #include "odori-document.h"
 #include "odori-format.h"
+#include "odori-motion-cache.h"
 #include "odori-library-import.h"
 #include "odori-sample.h"
 

@@ -23,6 +23,7 @@
 #include "odori-compose.h"
 #include "odori-format.h"
 #include "odori-headless.h"
+#include "odori-index-files.h"
 #include "odori-index.h"
 #include "odori-joints.h"
 #include "odori-kbs.h"

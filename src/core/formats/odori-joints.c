@@ -30,7 +30,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "odori-compose.h"
 #include "odori-joints.h"
 
 G_DEFINE_QUARK (odori-joints-error-quark, odori_joints_error)

@@ -33,7 +33,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "odori-compose.h"
 #include "odori-sensor-csv.h"
 #include "odori-text.h"
 

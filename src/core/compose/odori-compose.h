@@ -88,20 +88,6 @@ void            odori_composer_check_sensor_sets (OdoriComposer *composer,
 
 void            odori_seam_clear               (OdoriSeam       *seam);
 
-/* Rotation helpers shared with smoothing and the skin: sign-aligned, normalised slerp
- * (cglm 0.8.8's slerp collapses opposite-signed quaternions to zero). */
-void            odori_quat_slerp               (const float      a[4],
-                                                const float      b[4],
-                                                float            t,
-                                                float            out[4]);
-/* A motion resampled to FRAME_TIME (frames FIRST..LAST, 1-based inclusive):
- * round(n · t_src / t) frames, frame j reading source time j · t. */
-OdoriMotion    *odori_motion_resample          (const OdoriMotion *motion,
-                                                guint              first,
-                                                guint              last,
-                                                double             frame_time,
-                                                GError           **error);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriComposer, odori_composer_free)
 
 G_END_DECLS

@@ -18,6 +18,7 @@
 
 #include "odori-compose.h"
 #include "odori-format.h"
+#include "odori-motion-cache.h"
 
 G_DEFINE_QUARK (odori-compose-error-quark, odori_compose_error)
 
@@ -100,65 +101,6 @@ struct _OdoriComposer
 
 /* Rotation helpers */
 
-void
-odori_quat_slerp (const float a[4],
-                  const float b[4],
-                  float       t,
-                  float       out[4])
-{
-  versor qa, qb;
-  float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-
-  glm_quat_copy ((float *) a, qa);
-  if (dot < 0)
-    {
-      qb[0] = -b[0];
-      qb[1] = -b[1];
-      qb[2] = -b[2];
-      qb[3] = -b[3];
-      dot = -dot;
-    }
-  else
-    glm_quat_copy ((float *) b, qb);
-
-  if (dot > 0.9995f)
-    {
-      /* nearly equal: normalised lerp is exact enough and avoids dividing by ~0 */
-      for (int i = 0; i < 4; i++)
-        out[i] = qa[i] + t * (qb[i] - qa[i]);
-    }
-  else
-    glm_quat_slerp (qa, qb, t, out);
-  glm_quat_normalize (out);
-}
-
-static inline void
-quat_mul (const float a[4],
-          const float b[4],
-          float       out[4])
-{
-  glm_quat_mul ((float *) a, (float *) b, out);
-}
-
-static inline void
-quat_inv (const float q[4],
-          float       out[4])
-{
-  /* unit quaternions: the conjugate */
-  out[0] = -q[0];
-  out[1] = -q[1];
-  out[2] = -q[2];
-  out[3] = q[3];
-}
-
-static inline void
-quat_rotate (const float q[4],
-             const float v[3],
-             float       out[3])
-{
-  glm_quat_rotatev ((float *) q, (float *) v, out);
-}
-
 static void
 yaw_quat (float yaw,
           float q[4])
@@ -171,70 +113,8 @@ heading (const float q[4])
 {
   float v[3];
 
-  quat_rotate (q, (float[3]) { 0, 0, 1 }, v);
+  odori_quat_rotate (q, (float[3]) { 0, 0, 1 }, v);
   return atan2f (v[0], v[2]);
-}
-
-OdoriMotion *
-odori_motion_resample (const OdoriMotion *motion,
-                       guint              first,
-                       guint              last,
-                       double             frame_time,
-                       GError           **error)
-{
-  OdoriMotion *clip;
-  guint n_src, n, n_seg;
-  gboolean same;
-
-  g_return_val_if_fail (motion != NULL, NULL);
-  g_return_val_if_fail (first >= 1 && first <= last && last <= motion->n_frames, NULL);
-  g_return_val_if_fail (frame_time > 0, NULL);
-
-  n_src = last - first + 1;
-  n_seg = motion->n_segments;
-  same = motion->frame_time <= 0 || fabs (motion->frame_time - frame_time) <= 1e-9 * frame_time;
-  n = same ? n_src : (guint) MAX (1.0, round (n_src * motion->frame_time / frame_time));
-
-  clip = odori_motion_new (n_seg, n, frame_time, error);
-  if (clip == NULL)
-    return NULL;
-  for (guint s = 0; s < n_seg; s++)
-    {
-      g_free (clip->segments[s].name);
-      clip->segments[s] = motion->segments[s];
-      clip->segments[s].name = g_strdup (motion->segments[s].name);
-    }
-  clip->has_hierarchy = motion->has_hierarchy;
-
-  if (same)
-    {
-      memcpy (clip->transforms, odori_motion_get (motion, first - 1, 0),
-              (gsize) n * n_seg * sizeof (OdoriTransform));
-      return clip;
-    }
-
-  for (guint j = 0; j < n; j++)
-    {
-      double x = j * frame_time / motion->frame_time;
-      guint i0 = (guint) MIN (floor (x), (double) (n_src - 1));
-      guint i1 = MIN (i0 + 1, n_src - 1);
-      float u = (float) CLAMP (x - i0, 0.0, 1.0);
-
-      for (guint s = 0; s < n_seg; s++)
-        {
-          const OdoriTransform *a = odori_motion_get (motion, first - 1 + i0, s);
-          const OdoriTransform *b = odori_motion_get (motion, first - 1 + i1, s);
-          OdoriTransform *t = odori_motion_get (clip, j, s);
-
-          for (int k = 0; k < 3; k++)
-            {
-              t->position[k] = a->position[k] + u * (b->position[k] - a->position[k]);
-              t->scale[k] = a->scale[k] + u * (b->scale[k] - a->scale[k]);
-            }
-          odori_quat_slerp (a->rotation, b->rotation, u, t->rotation);
-        }
-    }
-  return clip;
 }
 
 /* Set-up */
@@ -1084,8 +964,8 @@ sample_world (const Sample   *sample,
       float q[4];
 
       yaw_quat (sample->yaw, q);
-      quat_rotate (q, t->position, out->position);
-      quat_mul (q, t->rotation, out->rotation);
+      odori_quat_rotate (q, t->position, out->position);
+      odori_quat_mul (q, t->rotation, out->rotation);
     }
   else
     {
@@ -1133,7 +1013,7 @@ compute_root_offsets (OdoriComposer *self,
           cur->yaw = atan2f (sinf (h), cosf (h));
         }
       yaw_quat (cur->yaw, q);
-      quat_rotate (q, t_in.position, rotated);
+      odori_quat_rotate (q, t_in.position, rotated);
       cur->d[0] = t_out.position[0] - rotated[0];
       cur->d[2] = t_out.position[2] - rotated[2];
     }
@@ -1322,11 +1202,11 @@ sample_relative (OdoriComposer *self,
     }
   ta = clip_get (clip, j, clip->seg[anchor]);
   ts = clip_get (clip, j, clip->seg[sensor]);
-  quat_inv (ta->rotation, inv);
-  quat_mul (inv, ts->rotation, rel->rotation);
+  odori_quat_conj (ta->rotation, inv);
+  odori_quat_mul (inv, ts->rotation, rel->rotation);
   for (int k = 0; k < 3; k++)
     diff[k] = ts->position[k] - ta->position[k];
-  quat_rotate (inv, diff, rel->position);
+  odori_quat_rotate (inv, diff, rel->position);
   memcpy (rel->scale, ts->scale, sizeof rel->scale);
 }
 
@@ -1389,8 +1269,8 @@ compose_relative_fast (OdoriComposer        *self,
   if (clip->seg[anchor] < 0)
     return FALSE;
   src_a = clip_get (clip, sample->j, clip->seg[anchor]);
-  quat_inv (src_a->rotation, inv);
-  quat_mul (a->rotation, inv, q);
+  odori_quat_conj (src_a->rotation, inv);
+  odori_quat_mul (a->rotation, inv, q);
   mat3_from_quat (q, m);
 
   for (guint k = 0; k < sensors->len; k++)
@@ -1409,15 +1289,15 @@ compose_relative_fast (OdoriComposer        *self,
           float rotated[3];
 
           sample_relative (self, sample, anchor, s, &rel);
-          quat_mul (a->rotation, rel.rotation, out->rotation);
-          quat_rotate (a->rotation, rel.position, rotated);
+          odori_quat_mul (a->rotation, rel.rotation, out->rotation);
+          odori_quat_rotate (a->rotation, rel.position, rotated);
           for (int c = 0; c < 3; c++)
             out->position[c] = a->position[c] + rotated[c];
           memcpy (out->scale, rel.scale, sizeof out->scale);
           continue;
         }
       src = clip_get (clip, sample->j, clip->seg[s]);
-      quat_mul (q, src->rotation, out->rotation);
+      odori_quat_mul (q, src->rotation, out->rotation);
       for (int c = 0; c < 3; c++)
         d[c] = src->position[c] - src_a->position[c];
       for (int c = 0; c < 3; c++)
@@ -1459,8 +1339,8 @@ compose_relative (OdoriComposer   *self,
       else
         sample_relative (self, &d->a, anchor, s, &rel);
 
-      quat_mul (a->rotation, rel.rotation, out->rotation);
-      quat_rotate (a->rotation, rel.position, rotated);
+      odori_quat_mul (a->rotation, rel.rotation, out->rotation);
+      odori_quat_rotate (a->rotation, rel.position, rotated);
       for (int c = 0; c < 3; c++)
         out->position[c] = a->position[c] + rotated[c];
       memcpy (out->scale, rel.scale, sizeof out->scale);
@@ -1681,8 +1561,8 @@ part_rotation (const OdoriMotion *motion,
   {
     float inv[4];
 
-    quat_inv (odori_motion_get (motion, frame, anchor_seg)->rotation, inv);
-    quat_mul (inv, t->rotation, q);
+    odori_quat_conj (odori_motion_get (motion, frame, anchor_seg)->rotation, inv);
+    odori_quat_mul (inv, t->rotation, q);
   }
 }
 

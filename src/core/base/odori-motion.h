@@ -13,6 +13,7 @@
 #include <glib.h>
 #include <cglm/cglm.h>
 
+#include "odori-quat.h"
 #include "odori-types.h"
 
 G_BEGIN_DECLS
@@ -129,6 +130,13 @@ gboolean        odori_motion_resize            (OdoriMotion       *motion,
                                                 guint              n_frames,
                                                 GError           **error);
 OdoriMotion    *odori_motion_copy              (const OdoriMotion *motion);
+/* A motion resampled to FRAME_TIME (frames FIRST..LAST, 1-based inclusive):
+ * round(n · t_src / t) frames, frame j reading source time j · t. */
+OdoriMotion    *odori_motion_resample          (const OdoriMotion *motion,
+                                                guint              first,
+                                                guint              last,
+                                                double             frame_time,
+                                                GError           **error);
 /* Equal names, counts and frame time (relative 1e-6); positions and scales within
  * POS_TOL (absolute), rotations within ROT_TOL_DEG degrees (q and -q are equal). On a
  * difference, *why (if not NULL) says where. */
@@ -137,28 +145,6 @@ gboolean        odori_motion_equal             (const OdoriMotion *a,
                                                 double             pos_tol,
                                                 double             rot_tol_deg,
                                                 char             **why);
-
-/* Rotation helpers. ORDER names the axes in the order they are written, e.g. "ZXY":
- * R = R_Z(a0) · R_X(a1) · R_Y(a2) (column vectors, the BVH convention; BVA uses "ZXY").
- * Angles in degrees. */
-void            odori_euler_to_quat            (const char        *order,
-                                                const double       angles_deg[3],
-                                                float              q[4]);
-/* The inverse; when PREV_DEG is not NULL, the solution closest to it is chosen (no
- * +-180 flips between frames). */
-void            odori_quat_to_euler            (const char        *order,
-                                                const float        q[4],
-                                                const double      *prev_deg,
-                                                double             angles_deg[3]);
-/* The smallest rotation turning unit vector A onto unit vector B: (a × b, 1 + a·b)
- * normalised, exact for small angles (cglm 0.8.8's glm_quat_from_vecs returns the
- * identity below 0.26°); a half turn takes an axis orthogonal to A. */
-void            odori_quat_between             (const float        a[3],
-                                                const float        b[3],
-                                                float              out[4]);
-/* Angle between two rotations in degrees (0..180). */
-double          odori_quat_angle_deg           (const float        a[4],
-                                                const float        b[4]);
 
 const char     *odori_unit_to_string           (OdoriUnit          unit);
 gboolean        odori_unit_from_string         (const char        *s,

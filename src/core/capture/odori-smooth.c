@@ -23,18 +23,10 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "odori-compose.h"
 #include "odori-smooth.h"
 
 typedef float Quat[4];
 typedef float Vec3[3];
-
-static double
-quat_dot (const float a[4],
-          const float b[4])
-{
-  return (double) a[0] * b[0] + (double) a[1] * b[1] + (double) a[2] * b[2] + (double) a[3] * b[3];
-}
 
 /* Gaussian weights w[0..radius] (w[k] for offset ±k), σ = radius / 2. */
 static double *
@@ -69,7 +61,7 @@ smooth_segment (OdoriMotion        *motion,
 
       memcpy (rot[f], t->rotation, sizeof rot[f]);
       memcpy (pos[f], t->position, sizeof pos[f]);
-      if (f > 0 && quat_dot (rot[f], rot[f - 1]) < 0)
+      if (f > 0 && odori_quat_dot (rot[f], rot[f - 1]) < 0)
         for (int k = 0; k < 4; k++)
           rot[f][k] = -rot[f][k];
     }
@@ -86,7 +78,7 @@ smooth_segment (OdoriMotion        *motion,
         {
           const float *s = rot[f + k];
           double wk = w[ABS (k)];
-          double sign = quat_dot (s, rot[f]) < 0 ? -1.0 : 1.0;
+          double sign = odori_quat_dot (s, rot[f]) < 0 ? -1.0 : 1.0;
 
           for (int c = 0; c < 4; c++)
             q[c] += wk * sign * s[c];

@@ -59,22 +59,12 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "odori-format.h"
 #include "odori-joints.h"
 #include "odori-retarget.h"
 #include "odori-sensor-csv.h"
 
-G_DEFINE_QUARK (odori-retarget-error-quark, odori_retarget_error)
-
 #define KJ ODORI_KINECT_N_JOINTS
 #define EPS 1e-6f
-/* Resampled frames × segments allowed per input byte, and at least this many cells. A real
- * capture holds about 1 kB per frame of 16 joints (0.02 cells per byte), so this leaves room
- * for 200-fold upsampling and long pauses, while a file of a few kB with absurd times can
- * never ask for millions of frames. */
-#define CELLS_PER_BYTE 4.0
-#define MIN_CELL_BUDGET ((double) (1 << 16))
-
 typedef float Quat[4];
 typedef float Vec3[3];
 
@@ -272,44 +262,6 @@ static const BodyEntry suit_body[] = {
 
 /* Small math on cglm */
 
-static inline void
-qmul (const float a[4],
-      const float b[4],
-      float       out[4])
-{
-  glm_quat_mul ((float *) a, (float *) b, out);
-}
-
-static inline void
-qinv (const float q[4],
-      float       out[4])
-{
-  out[0] = -q[0];
-  out[1] = -q[1];
-  out[2] = -q[2];
-  out[3] = q[3];
-}
-
-static inline void
-qrot (const float q[4],
-      const float v[3],
-      float       out[3])
-{
-  glm_quat_rotatev ((float *) q, (float *) v, out);
-}
-
-/* Rotates V by the inverse of Q. */
-static inline void
-qrot_inv (const float q[4],
-          const float v[3],
-          float       out[3])
-{
-  Quat inv;
-
-  qinv (q, inv);
-  qrot (inv, v, out);
-}
-
 static gboolean
 normalize3 (float v[3])
 {
@@ -361,85 +313,9 @@ remove_twist (const float q[4],
       return;
     }
   glm_vec4_scale (twist, 1.0f / n, twist);
-  qinv (twist, inv);
-  qmul (q, inv, out);
+  odori_quat_conj (twist, inv);
+  odori_quat_mul (q, inv, out);
   glm_quat_normalize (out);
-}
-
-/* Options and small API */
-
-void
-odori_import_options_init (OdoriImportOptions *options)
-{
-  g_return_if_fail (options != NULL);
-
-  memset (options, 0, sizeof *options);
-  options->fps = ODORI_IMPORT_DEFAULT_FPS;
-  options->up = ODORI_UP_AUTO;
-  options->rotations = ODORI_ROTATIONS_AUTO;
-  options->kbs = NULL;
-  options->symmetry = FALSE;
-  options->smooth = 0;
-  g_strlcpy (options->euler_order, "ZXY", sizeof options->euler_order);
-  options->csv_unit = ODORI_UNIT_UNKNOWN;
-}
-
-static const char *up_names[] = {
-  [ODORI_UP_AUTO] = "auto", [ODORI_UP_X] = "x", [ODORI_UP_Y] = "y", [ODORI_UP_Z] = "z",
-  [ODORI_UP_NEG_X] = "-x", [ODORI_UP_NEG_Y] = "-y", [ODORI_UP_NEG_Z] = "-z",
-};
-
-const char *
-odori_up_axis_to_string (OdoriUpAxis up)
-{
-  g_return_val_if_fail ((guint) up < G_N_ELEMENTS (up_names), NULL);
-  return up_names[up];
-}
-
-gboolean
-odori_up_axis_from_string (const char  *s,
-                           OdoriUpAxis *up)
-{
-  g_return_val_if_fail (s != NULL, FALSE);
-
-  for (guint i = 0; i < G_N_ELEMENTS (up_names); i++)
-    if (g_ascii_strcasecmp (s, up_names[i]) == 0 ||
-        (s[0] == '+' && g_ascii_strcasecmp (s + 1, up_names[i]) == 0 && i != ODORI_UP_AUTO))
-      {
-        if (up != NULL)
-          *up = i;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-static const char *source_names[] = {
-  [ODORI_ROTATIONS_AUTO] = "auto",
-  [ODORI_ROTATIONS_POSITIONS] = "positions",
-  [ODORI_ROTATIONS_FILE] = "file",
-};
-
-const char *
-odori_rotation_source_to_string (OdoriRotationSource source)
-{
-  g_return_val_if_fail ((guint) source < G_N_ELEMENTS (source_names), NULL);
-  return source_names[source];
-}
-
-gboolean
-odori_rotation_source_from_string (const char          *s,
-                                   OdoriRotationSource *source)
-{
-  g_return_val_if_fail (s != NULL, FALSE);
-
-  for (guint i = 0; i < G_N_ELEMENTS (source_names); i++)
-    if (g_ascii_strcasecmp (s, source_names[i]) == 0)
-      {
-        if (source != NULL)
-          *source = i;
-        return TRUE;
-      }
-  return FALSE;
 }
 
 OdoriKinectJoint
@@ -447,113 +323,6 @@ odori_kinect_joint_pivot (OdoriKinectJoint joint)
 {
   g_return_val_if_fail ((guint) joint < KJ, ODORI_KINECT_TOP_OF_JOINT);
   return pivot_of[joint];
-}
-
-OdoriCapture *
-odori_capture_new (OdoriCaptureKind  kind,
-                   OdoriMotion      *motion)
-{
-  OdoriCapture *capture;
-
-  g_return_val_if_fail (motion != NULL, NULL);
-
-  capture = g_new0 (OdoriCapture, 1);
-  capture->kind = kind;
-  capture->motion = motion;
-  capture->has_position = g_new (gboolean, MAX (motion->n_segments, 1));
-  for (guint s = 0; s < motion->n_segments; s++)
-    capture->has_position[s] = TRUE;
-  capture->n_source_frames = motion->n_frames;
-  capture->up = ODORI_UP_AUTO;
-  return capture;
-}
-
-void
-odori_capture_free (OdoriCapture *capture)
-{
-  if (capture == NULL)
-    return;
-  g_clear_pointer (&capture->motion, odori_motion_unref);
-  g_free (capture->has_position);
-  g_free (capture);
-}
-
-void
-odori_capture_set_units (OdoriMotion *motion,
-                         OdoriUnit    length_unit)
-{
-  g_return_if_fail (motion != NULL);
-
-  for (guint s = 0; s < motion->n_segments; s++)
-    {
-      OdoriSegment *seg = &motion->segments[s];
-
-      seg->n_fields = ODORI_N_FIELDS;
-      for (guint f = 0; f < ODORI_N_FIELDS; f++)
-        {
-          seg->fields[f] = f;
-          seg->units[f] = f < 3 ? length_unit : f < 6 ? ODORI_UNIT_DEGREES : ODORI_UNIT_PERCENT;
-        }
-    }
-}
-
-gboolean
-odori_capture_plan_frames (const char    *path,
-                           const double  *times,
-                           guint          n,
-                           double         fps,
-                           guint          n_segments,
-                           gsize          input_bytes,
-                           guint         *n_out,
-                           double        *frame_time,
-                           gboolean      *resample,
-                           GError       **error)
-{
-  double duration, rate, frames, budget;
-
-  g_return_val_if_fail (times != NULL && n > 0, FALSE);
-  g_return_val_if_fail (fps >= 0, FALSE);
-
-  duration = times[n - 1] - times[0];
-  rate = fps > 0 ? fps : ODORI_IMPORT_DEFAULT_FPS;
-  if (fps == 0 && n >= 2 && duration > 0)
-    {
-      double mean = duration / (n - 1);
-      gboolean regular = TRUE;
-
-      for (guint i = 1; i < n && regular; i++)
-        regular = fabs (times[i] - times[i - 1] - mean) <= 0.05 * mean;
-      if (regular)
-        {
-          *n_out = n;
-          *frame_time = mean;
-          *resample = FALSE;
-          return TRUE;
-        }
-    }
-  if (n == 1 || !(duration > 0))
-    {
-      *n_out = 1;
-      *frame_time = 1.0 / rate;
-      *resample = FALSE;
-      return TRUE;
-    }
-
-  frames = floor (duration * rate + 1e-6) + 1;
-  budget = MAX (CELLS_PER_BYTE * input_bytes, MIN_CELL_BUDGET);
-  if (!(frames * MAX (n_segments, 1) <= budget) || frames > G_MAXUINT / 2)
-    {
-      g_set_error (error, ODORI_RETARGET_ERROR, ODORI_RETARGET_ERROR_TOO_LONG,
-                   _("%s:1: the frame times span %.1f s: resampling %u frames at %g fps would "
-                     "make %.0f frames of %u segments, far more than the file holds (check "
-                     "the times, or choose a lower rate)"),
-                   path, duration, n, rate, frames, n_segments);
-      return FALSE;
-    }
-  *n_out = (guint) frames;
-  *frame_time = 1.0 / rate;
-  *resample = TRUE;
-  return TRUE;
 }
 
 /* Loading */
@@ -654,28 +423,6 @@ guess_up (const OdoriCapture *capture)
 }
 
 void
-odori_up_axis_rotation (OdoriUpAxis up,
-                        float       r[4])
-{
-  Vec3 u = { 0, 0, 0 };
-  int axis;
-
-  if (up == ODORI_UP_AUTO || up == ODORI_UP_Y)
-    {
-      glm_quat_identity (r);
-      return;
-    }
-  axis = (up - ODORI_UP_X) % 3;
-  if (up == ODORI_UP_NEG_Y)
-    {
-      glm_quatv (r, GLM_PIf, (vec3) { 1, 0, 0 });
-      return;
-    }
-  u[axis] = up >= ODORI_UP_NEG_X ? -1.0f : 1.0f;
-  odori_quat_between (u, (float[3]) { 0, 1, 0 }, r);
-}
-
-void
 odori_capture_orient (OdoriCapture *capture,
                       OdoriUpAxis   up,
                       GPtrArray    *warnings)
@@ -715,7 +462,7 @@ odori_capture_orient (OdoriCapture *capture,
     return;
 
   odori_up_axis_rotation (up, r);
-  qinv (r, rinv);
+  odori_quat_conj (r, rinv);
   for (guint f = 0; f < motion->n_frames; f++)
     for (guint s = 0; s < motion->n_segments; s++)
       {
@@ -723,10 +470,10 @@ odori_capture_orient (OdoriCapture *capture,
         Quat tmp;
         Vec3 p;
 
-        qrot (r, t->position, p);
+        odori_quat_rotate (r, t->position, p);
         memcpy (t->position, p, sizeof p);
-        qmul (r, t->rotation, tmp);
-        qmul (tmp, rinv, t->rotation);
+        odori_quat_mul (r, t->rotation, tmp);
+        odori_quat_mul (tmp, rinv, t->rotation);
         glm_quat_normalize (t->rotation);
       }
 }
@@ -805,7 +552,7 @@ fill_suit_positions (Retarget *rt)
             {
               Vec3 off;
 
-              qrot (rot[parent[i]], suit_body[i].offset, off);
+              odori_quat_rotate (rot[parent[i]], suit_body[i].offset, off);
               glm_vec3_add (pos[parent[i]], off, pos[i]);
             }
           else
@@ -914,11 +661,11 @@ ni_globals (const OdoriMotion *m)
 
                 if (up < 0)
                   continue;
-                qmul (local, odori_motion_get (m, f, up)->rotation, tmp);
+                odori_quat_mul (local, odori_motion_get (m, f, up)->rotation, tmp);
                 memcpy (local, tmp, sizeof tmp);
               }
           if (dep[s] >= 0)
-            qmul (gf[dep[s]], local, gf[s]);
+            odori_quat_mul (gf[dep[s]], local, gf[s]);
           else
             memcpy (gf[s], local, sizeof local);
           glm_quat_normalize (gf[s]);
@@ -1097,7 +844,7 @@ solve_positions (const Calib  *c,
         {
           Vec3 lv;
 
-          qrot_inv (parq, v, lv);
+          odori_quat_rotate_inv (parq, v, lv);
           if (normalize3 (lv))
             odori_quat_between (c->dir[k], lv, local);
         }
@@ -1107,13 +854,13 @@ solve_positions (const Calib  *c,
           Quat tmp, twist;
           Vec3 s1, s2;
 
-          qrot_inv (parq, v, s1);
-          qrot_inv (local, s1, s2);
+          odori_quat_rotate_inv (parq, v, s1);
+          odori_quat_rotate_inv (local, s1, s2);
           project_out (s2, c->dir[NECK]);
           if (normalize3 (s2))
             {
               glm_quatv (twist, signed_angle (c->shoulders, s2, c->dir[NECK]), (float *) c->dir[NECK]);
-              qmul (local, twist, tmp);
+              odori_quat_mul (local, twist, tmp);
               memcpy (local, tmp, sizeof tmp);
             }
         }
@@ -1125,7 +872,7 @@ solve_positions (const Calib  *c,
           remove_twist (local, c->dir[k], tmp);
           memcpy (local, tmp, sizeof tmp);
         }
-      qmul (parq, local, total[k]);
+      odori_quat_mul (parq, local, total[k]);
       glm_quat_normalize (total[k]);
     }
 }
@@ -1169,7 +916,7 @@ compute_twist_axes (Retarget *rt)
       kf.valid[from] = kf.valid[to] = TRUE;  /* any position will do */
       if (rt->pos_seg[from] >= 0 && rt->pos_seg[to] >= 0 && bone_vector (&kf, from, to, v))
         {
-          qrot_inv (rt->totals[k], v, rt->twist_axis[k]);
+          odori_quat_rotate_inv (rt->totals[k], v, rt->twist_axis[k]);
           rt->twist_axis_ok[k] = normalize3 (rt->twist_axis[k]);
         }
     }
@@ -1204,14 +951,14 @@ apply_twist_flags (Retarget *rt)
             memcpy (local, total[k], sizeof local);
           else
             {
-              qinv (total[p], inv);
-              qmul (inv, total[k], local);
+              odori_quat_conj (total[p], inv);
+              odori_quat_mul (inv, total[k], local);
             }
           remove_twist (local, rt->twist_axis[k], tmp);
           if (p == NONE)
             memcpy (total[k], tmp, sizeof tmp);
           else
-            qmul (total[p], tmp, total[k]);
+            odori_quat_mul (total[p], tmp, total[k]);
           glm_quat_normalize (total[k]);
         }
     }
@@ -1383,7 +1130,7 @@ set_kbs_hierarchy (Retarget    *rt,
 
           glm_vec3_sub (odori_motion_get (out, 0, i)->position,
                         odori_motion_get (out, 0, parent)->position, d);
-          qrot_inv (odori_motion_get (out, 0, parent)->rotation, d, seg->offset);
+          odori_quat_rotate_inv (odori_motion_get (out, 0, parent)->rotation, d, seg->offset);
           seg->n_channels = 3;
           memcpy (seg->channels, root_channels + 3, 3 * sizeof (OdoriChannel));
         }
@@ -1401,7 +1148,7 @@ set_kbs_hierarchy (Retarget    *rt,
 
           glm_vec3_sub (odori_motion_get (rt->src, 0, rt->pos_seg[k])->position,
                         odori_motion_get (out, 0, i)->position, d);
-          qrot_inv (odori_motion_get (out, 0, i)->rotation, d, seg->end_site);
+          odori_quat_rotate_inv (odori_motion_get (out, 0, i)->rotation, d, seg->end_site);
           seg->has_end_site = glm_vec3_norm (seg->end_site) > EPS;
         }
     }

@@ -112,11 +112,6 @@ OdoriIndexMotion *odori_index_lookup       (OdoriIndex     *index,
 /* Absolute path of a show's file (relative to the index's directory). */
 char             *odori_index_show_path    (OdoriIndex     *index,
                                             OdoriIndexShow *show);
-/* Loads every show file and checks each motion's frame range against it. Appends an
- * OdoriDiagnostic per problem (errors: missing file, unreadable file, range beyond the
- * file; the show file's own warnings too). Returns FALSE if any error was found. */
-gboolean          odori_index_check_files  (OdoriIndex     *index,
-                                            GPtrArray      *diagnostics);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriIndex, odori_index_unref)
 

@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "odori-retarget.h"
+#include "odori-capture.h"
 #include "odori-text.h"
 
 G_BEGIN_DECLS
