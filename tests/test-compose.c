@@ -487,6 +487,104 @@ test_resample (void)
   g_assert_cmpfloat_with_epsilon (m->frame_time, 1.0 / 30, 1e-6);
 }
 
+/* The length odori_compose_clip_frames () gives motion SYMBOL of the library in
+ * motion.dat, at the frame time COMPOSER chose. */
+static guint
+clip_frames_of (OdoriComposer *composer,
+                const char    *symbol)
+{
+  g_autofree char *index_path = tmp_path ("motion.dat");
+  g_autoptr(OdoriIndex) index = odori_index_load (index_path, NULL);
+  g_autoptr(OdoriMotion) show = NULL;
+  g_autofree char *show_path = NULL;
+  OdoriIndexMotion *im;
+
+  g_assert_nonnull (index);
+  im = odori_index_lookup (index, symbol, NULL);
+  g_assert_nonnull (im);
+  show_path = odori_index_show_path (index, im->show);
+  show = odori_bva_load (show_path, NULL, NULL);
+  g_assert_nonnull (show);
+  return odori_compose_clip_frames (im, show, odori_composer_get_frame_time (composer));
+}
+
+/* How long a symbol lasts composed: what the composed motion shows, for a clip of a
+ * 60 fps show at 30 fps (resampled, with rounding) and for one at the same rate. */
+static void
+test_clip_frames (void)
+{
+  static const char *index_odd =
+    BODY_ARM_INDEX_HEAD
+    "    motion name=\"a1\" code=\"A1\" frame=1-10\n"
+    "  end show\n"
+    "  begin show name=\"B\" code=\"SB\" file=\"b.bva\"\n"
+    "    motion name=\"b1\" code=\"B1\" frame=1-10\n"
+    "    motion name=\"odd\" code=\"B3\" frame=1-11\n"
+    "  end show\n"
+    "end class\n";
+
+  write_bva ("a.bva", 1, 20, 1.0 / 30, body_segments, pose_translate);
+  write_bva ("b.bva", 2, 20, 1.0 / 60, body_segments, pose_translate);  /* 60 fps */
+  write_file ("motion.dat", index_odd);
+
+  /* 11 frames at 60 fps: round (5.5) = 6 frames at 30 fps, the last reading source
+   * frame 11 */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(OdoriComposer) composer = NULL;
+    g_autoptr(OdoriMotion) m = NULL;
+
+    m = compose_text ("# FrameTime: 0.0333333333333\nBD: Hips\n1: B3\n", ODORI_ROOT_MATCH_NONE, &error,
+                      &composer);
+    g_assert_no_error (error);
+    g_assert_cmpuint (clip_frames_of (composer, "B3"), ==, 6);
+    g_assert_cmpuint (m->n_frames, ==, clip_frames_of (composer, "B3"));
+    g_assert_cmpfloat_with_epsilon (x_at (m, 6, "Hips"), 2011, 1e-2);
+  }
+  /* after it, the next symbol starts where the clip's length says, with no hold between */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(OdoriComposer) composer = NULL;
+    g_autoptr(OdoriMotion) m = NULL;
+    guint n;
+
+    m = compose_text ("# FrameTime: 0.0333333333333\nBD: Hips\n1: B1\n6: A1\n", ODORI_ROOT_MATCH_NONE, &error,
+                      &composer);
+    g_assert_no_error (error);
+    n = clip_frames_of (composer, "B1");
+    g_assert_cmpuint (n, ==, 5);
+    g_assert_cmpuint (m->n_frames, ==, 5 + clip_frames_of (composer, "A1"));
+    g_assert_cmpfloat_with_epsilon (x_at (m, n, "Hips"), 2009, 1e-2);  /* B1's last */
+    g_assert_cmpfloat_with_epsilon (x_at (m, n + 1, "Hips"), 1001, 1e-2); /* A1's first */
+  }
+  /* the same rate: the clip's own frames */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(OdoriComposer) composer = NULL;
+    g_autoptr(OdoriMotion) m = NULL;
+
+    m = compose_text ("BD: Hips\n1: A1\n", ODORI_ROOT_MATCH_NONE, &error, &composer);
+    g_assert_no_error (error);
+    g_assert_cmpfloat_with_epsilon (odori_composer_get_frame_time (composer), 1.0 / 30, 1e-9);
+    g_assert_cmpuint (clip_frames_of (composer, "A1"), ==, 10);
+    g_assert_cmpuint (m->n_frames, ==, clip_frames_of (composer, "A1"));
+  }
+  /* a show composed at its own rate of 60 fps, and a show file not loaded */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(OdoriComposer) composer = NULL;
+    g_autoptr(OdoriMotion) m = NULL;
+    OdoriIndexMotion im = { .first = 1, .last = 11 };
+
+    m = compose_text ("BD: Hips\n1: B3\n", ODORI_ROOT_MATCH_NONE, &error, &composer);
+    g_assert_no_error (error);
+    g_assert_cmpfloat_with_epsilon (odori_composer_get_frame_time (composer), 1.0 / 60, 1e-9);
+    g_assert_cmpuint (clip_frames_of (composer, "B3"), ==, 11);
+    g_assert_cmpuint (m->n_frames, ==, 11);
+    g_assert_cmpuint (odori_compose_clip_frames (&im, NULL, 1.0 / 30), ==, 11);
+  }
+}
+
 static void
 test_bvh_beside_bva (void)
 {
@@ -868,6 +966,7 @@ main (int   argc,
   g_test_add_func ("/compose/track-without-symbols", test_track_without_symbols_and_unnamed);
   g_test_add_func ("/compose/root-without-symbols", test_root_without_symbols_holds_first_show);
   g_test_add_func ("/compose/resample-60-in-30", test_resample);
+  g_test_add_func ("/compose/clip-frames", test_clip_frames);
   g_test_add_func ("/compose/bvh-beside-bva", test_bvh_beside_bva);
   g_test_add_func ("/compose/incremental", test_incremental);
   g_test_add_func ("/compose/shared-files", test_shared_files);

@@ -715,6 +715,44 @@ test_shift_jis_crlf (void)
   remove_dir (dir);
 }
 
+/* rename-show: only the show's begin line changes; motion.dat~ keeps the previous */
+static void
+test_rename_show (void)
+{
+  g_autofree char *dir = sample_dir ();
+  g_autofree char *index_path = g_build_filename (dir, "motion.dat", NULL);
+  g_autofree char *backup = g_build_filename (dir, "motion.dat~", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize before_len, after_len, kept_len;
+
+  before = read_file (index_path, &before_len);
+  g_assert_true (odori_library_rename_show (index_path, "AS", "歩 \"Steps\"", &error));
+  g_assert_no_error (error);
+  after = read_file (index_path, &after_len);
+  {
+    g_auto(GStrv) pieces = g_strsplit (before, "  begin show name=\"足の運び Steps\" code=\"AS\"", -1);
+
+    g_assert_cmpuint (g_strv_length (pieces), ==, 2);
+    expected = g_strjoinv ("  begin show name=\"歩 'Steps'\" code=\"AS\"", pieces);
+  }
+  g_assert_cmpstr (after, ==, expected);
+  kept = read_file (backup, &kept_len);
+  g_assert_cmpmem (kept, kept_len, before, before_len);
+  index = odori_index_load (index_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (odori_index_lookup (index, "AS.S1", NULL)->show->name, ==, "歩 'Steps'");
+
+  g_assert_false (odori_library_rename_show (index_path, "NOPE", "x", &error));
+  g_assert_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_NO_SHOW);
+  g_assert_true (g_str_has_prefix (error->message, index_path));
+  remove_dir (dir);
+}
+
 /* A file without a final line end, and a class created at its end */
 static void
 test_no_final_newline (void)
@@ -1080,6 +1118,7 @@ main (int    argc,
   g_test_add_func ("/import/cli-map", test_cli_map);
   g_test_add_func ("/import/shift-jis-crlf", test_shift_jis_crlf);
   g_test_add_func ("/import/no-final-newline", test_no_final_newline);
+  g_test_add_func ("/import/rename-show", test_rename_show);
   g_test_add_func ("/import/generated", test_generated);
   g_test_add_func ("/import/ground-root", test_ground_root);
   g_test_add_func ("/import/self", test_self);

@@ -10,6 +10,7 @@
 
 #include "odori-index-files.h"
 #include "odori-index.h"
+#include "odori-text-private.h"
 
 #include "test-corpus.h"
 
@@ -108,6 +109,8 @@ write_bytes (OdoriIndex *index)
   g_assert_no_error (error);
   return odori_output_steal_bytes (out);
 }
+
+static GBytes *write_preserving (OdoriIndex *index);
 
 static char *
 write_string (OdoriIndex *index)
@@ -1153,7 +1156,13 @@ test_garbage (void)
   for (gsize cut = 0; cut <= len; cut += 7)
     {
       g_autoptr(OdoriIndex) index = load_data ("cut.dat", rich_index, cut, NULL);
-      (void) index;
+
+      if (index != NULL)
+        {
+          g_autoptr(GBytes) same = write_preserving (index);
+
+          g_assert_cmpmem (g_bytes_get_data (same, NULL), g_bytes_get_size (same), rich_index, cut);
+        }
     }
   for (gsize pos = 0; pos < len; pos += 3)
     for (guint b = 0; b < G_N_ELEMENTS (bytes); b++)
@@ -1168,9 +1177,448 @@ test_garbage (void)
         if (index != NULL)
           {
             g_autoptr(GBytes) out = write_bytes (index);
+            g_autoptr(GBytes) same = write_preserving (index);
+
             g_assert_nonnull (out);
+            /* whatever reads is written back as it was */
+            if (index->encoding == ODORI_ENCODING_UTF8)
+              g_assert_cmpmem (g_bytes_get_data (same, NULL), g_bytes_get_size (same), buf, len);
           }
       }
+}
+
+/* Editing: the index as data, written back line for line */
+
+static GBytes *
+write_preserving (OdoriIndex *index)
+{
+  g_autoptr(OdoriOutput) out = odori_output_new_memory (index->encoding);
+  g_autoptr(GError) error = NULL;
+
+  odori_index_write_preserving (index, out);
+  g_assert_true (odori_output_commit (out, &error));
+  g_assert_no_error (error);
+  return odori_output_steal_bytes (out);
+}
+
+static char *
+preserving_string (OdoriIndex *index)
+{
+  g_autoptr(GBytes) bytes = write_preserving (index);
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+
+  return g_strndup (data, len);
+}
+
+static void
+assert_file_equals (const char *path,
+                    const char *data,
+                    gsize       len)
+{
+  gsize file_len;
+  g_autofree char *file = read_file (path, &file_len);
+
+  g_assert_cmpmem (file, file_len, data, len);
+}
+
+/* An unedited index is written back byte for byte: UTF-8 (LF, CRLF, CR, BOM, no final
+ * line end) and Shift_JIS with CRLF, including a CP932 character that re-encoding would
+ * change (0x8790 ≒ encodes back as 0x81E0). */
+static void
+test_preserve_unedited (void)
+{
+  g_autofree char *crlf = replace_all (rich_index, "\n", "\r\n");
+  g_autofree char *cr = replace_all (rich_index, "\n", "\r");
+  g_autofree char *bom = g_strconcat ("\xEF\xBB\xBF", crlf, NULL);
+  g_autofree char *open_end = g_strndup (rich_index, strlen (rich_index) - 1);
+  g_autofree char *sjis_utf8 = replace_all ("# 舞踊符 ≒ 索引\n" SEED_EXAMPLE "  # 終わり\n\n", "\n",
+                                             "\r\n");
+  g_autofree char *sjis = g_convert (sjis_utf8, -1, "CP932", "UTF-8", NULL, NULL, NULL);
+  g_autofree char *sjis_nec = NULL;
+  struct
+  {
+    const char *data;
+    OdoriEncoding encoding;
+  } cases[] = {
+    { rich_index, ODORI_ENCODING_UTF8 },
+    { crlf, ODORI_ENCODING_UTF8 },
+    { cr, ODORI_ENCODING_UTF8 },
+    { bom, ODORI_ENCODING_UTF8_BOM },
+    { open_end, ODORI_ENCODING_UTF8 },
+    { sjis, ODORI_ENCODING_SHIFT_JIS },
+    { NULL, ODORI_ENCODING_SHIFT_JIS },
+  };
+
+  g_assert_nonnull (sjis);
+  /* the ≒ of the comment as NEC row 13 (0x8790) instead of JIS row 2 (0x81E0) */
+  sjis_nec = g_strdup (sjis);
+  {
+    char *c = strstr (sjis_nec, "\x81\xE0");
+
+    g_assert_nonnull (c);
+    c[0] = (char) 0x87;
+    c[1] = (char) 0x90;
+  }
+  cases[G_N_ELEMENTS (cases) - 1].data = sjis_nec;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("unedited-%u.dat", i);
+      g_autofree char *path = write_tmp (name, cases[i].data, -1);
+      g_autofree char *backup = g_strconcat (path, "~", NULL);
+      g_autoptr(OdoriIndex) index = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize len = strlen (cases[i].data);
+
+      index = odori_index_load (path, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (index->encoding, ==, cases[i].encoding);
+      bytes = write_preserving (index);
+      g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), cases[i].data, len);
+
+      g_assert_true (odori_index_save_in_place (index, &error));
+      g_assert_no_error (error);
+      assert_file_equals (path, cases[i].data, len);
+      assert_file_equals (backup, cases[i].data, len);
+    }
+}
+
+/* Adding a class, shows and motions: new lines indented like their siblings, in the
+ * file's line ends; every old line kept, comments included. */
+static void
+test_edit_add (void)
+{
+  g_autofree char *crlf = replace_all (rich_index, "\n", "\r\n");
+  g_autofree char *text = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(OdoriIndex) back = NULL;
+  g_autoptr(GError) error = NULL;
+  OdoriIndexClass *dance, *klass;
+  OdoriIndexShow *show;
+  OdoriIndexMotion *motion;
+
+  index = load_ok (crlf);
+  dance = odori_index_find_class (index, "dance");
+  g_assert_nonnull (dance);
+  g_assert_null (odori_index_find_class (index, "nope"));
+
+  /* into an existing class, whose shows are indented by a tab */
+  show = odori_index_add_show (index, dance, "NS", "新しい", "new.bva", &error);
+  g_assert_no_error (error);
+  g_assert_true (show->klass == dance);
+  motion = odori_index_add_motion (index, show, "M1", "一", NULL, 1, 20, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (motion);
+  g_assert_nonnull (odori_index_add_motion (index, show, "M2", NULL, "説明", 21, 30, &error));
+  g_assert_no_error (error);
+
+  /* refused: a show code already there, a motion code already in the show, a bad range */
+  g_assert_null (odori_index_add_show (index, dance, "BA", NULL, "x.bva", &error));
+  g_assert_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_DUPLICATE);
+  g_clear_error (&error);
+  g_assert_null (odori_index_add_motion (index, show, "M1", NULL, NULL, 1, 2, &error));
+  g_assert_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_DUPLICATE);
+  g_clear_error (&error);
+  g_assert_null (odori_index_add_motion (index, show, "M3", NULL, NULL, 5, 4, &error));
+  g_assert_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_RANGE);
+  g_clear_error (&error);
+  g_assert_null (odori_index_add_class (index, "gym", NULL, &error));
+  g_assert_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_DUPLICATE);
+  g_clear_error (&error);
+
+  /* a new class at the end */
+  klass = odori_index_add_class (index, "new", "新", &error);
+  g_assert_no_error (error);
+  show = odori_index_add_show (index, klass, "NN", NULL, "nn.bva", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (odori_index_add_motion (index, show, "A", NULL, NULL, 1, 5, &error));
+  g_assert_no_error (error);
+
+  text = preserving_string (index);
+  {
+    /* the dance class's new show sits right before its "end class   " line */
+    const char *block = "\tbegin show name=\"新しい\" code=\"NS\" file=\"new.bva\"\r\n"
+                        "\t  motion name=\"一\" code=\"M1\" frame=1-20\r\n"
+                        "\t  motion code=\"M2\" exp=\"説明\" frame=21-30\r\n"
+                        "\tend show\r\n"
+                        "end class   \r\n";
+    g_autofree char *with_show = replace_all (crlf, "end class   \r\n", block);
+
+    expected = g_strconcat (with_show,
+                            "begin class name=\"新\" code=\"new\"\r\n"
+                            "  begin show code=\"NN\" file=\"nn.bva\"\r\n"
+                            "    motion code=\"A\" frame=1-5\r\n"
+                            "  end show\r\n"
+                            "end class\r\n",
+                            NULL);
+  }
+  g_assert_cmpstr (text, ==, expected);
+
+  /* read back: the new entries, the same comments, line numbers as written */
+  back = load_ok (text);
+  g_assert_cmpuint (back->comments->len, ==, 2);
+  g_assert_cmpuint (index->comments->len, ==, 2);
+  g_assert_cmpuint (odori_index_lookup (back, "NS.M2", NULL)->first, ==, 21);
+  g_assert_cmpstr (odori_index_lookup (back, "NS.M2", NULL)->exp, ==, "説明");
+  g_assert_cmpstr (odori_index_find_show (back, "NN")->klass->code, ==, "new");
+  g_assert_cmpuint (odori_index_find_show (index, "OU")->line, ==,
+                    odori_index_find_show (back, "OU")->line);
+  g_assert_cmpuint (odori_index_lookup (index, "NN.A", NULL)->line, ==,
+                    odori_index_lookup (back, "NN.A", NULL)->line);
+  g_assert_cmpuint (klass->line, ==, odori_index_find_class (back, "new")->line);
+  assert_index_equal (index, back);
+}
+
+/* An implicit class takes a new show after its last one; an index built in memory is
+ * edited and written in the canonical layout. */
+static void
+test_edit_implicit_and_memory (void)
+{
+  const char *content = "# bare shows\n"
+                        "begin show code=BA file=ba.bva\n"
+                        "\tmotion code=A1 frame=1-2\n"
+                        "end show\n"
+                        "begin class code=c\n"
+                        "  begin show code=CC file=c.vpm\n"
+                        "    motion code=C1 frame=1-10\n"
+                        "  end show\n"
+                        "end class";
+  g_autoptr(OdoriIndex) index = load_ok (content);
+  g_autoptr(OdoriIndex) memory = odori_index_new ();
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  OdoriIndexClass *implicit = g_ptr_array_index (index->classes, 0);
+  OdoriIndexClass *klass;
+  OdoriIndexShow *show;
+
+  g_assert_true (implicit->implicit);
+  show = odori_index_add_show (index, implicit, "BB", NULL, "bb.bva", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (odori_index_add_motion (index, show, "B1", NULL, NULL, 1, 3, &error));
+  /* a class added to a file without a final line end: the new last line has none */
+  klass = odori_index_add_class (index, "d", NULL, &error);
+  g_assert_no_error (error);
+  text = preserving_string (index);
+  g_assert_cmpstr (text, ==,
+                   "# bare shows\n"
+                   "begin show code=BA file=ba.bva\n"
+                   "\tmotion code=A1 frame=1-2\n"
+                   "end show\n"
+                   "begin show code=\"BB\" file=\"bb.bva\"\n"
+                   "\tmotion code=\"B1\" frame=1-3\n"
+                   "end show\n"
+                   "begin class code=c\n"
+                   "  begin show code=CC file=c.vpm\n"
+                   "    motion code=C1 frame=1-10\n"
+                   "  end show\n"
+                   "end class\n"
+                   "begin class code=\"d\"\n"
+                   "end class");
+  /* and removed again: the file as it was */
+  odori_index_remove_class (index, klass);
+  odori_index_remove_show (index, odori_index_find_show (index, "BB"));
+  g_free (text);
+  text = preserving_string (index);
+  g_assert_cmpstr (text, ==, content);
+  g_assert_cmpuint (index->classes->len, ==, 2);
+
+  /* the implicit class goes with its last show */
+  odori_index_remove_show (index, odori_index_find_show (index, "BA"));
+  g_assert_cmpuint (index->classes->len, ==, 1);
+  g_assert_cmpuint (odori_index_find_show (index, "CC")->line, ==, 3);
+  g_assert_cmpuint (index->comments->len, ==, 1);
+
+  klass = odori_index_add_class (memory, "k", NULL, &error);
+  g_assert_no_error (error);
+  show = odori_index_add_show (memory, klass, "S", "名", "s.bva", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (odori_index_add_motion (memory, show, "M", NULL, NULL, 1, 9, &error));
+  g_assert_no_error (error);
+  g_free (text);
+  text = preserving_string (memory);
+  g_assert_cmpstr (text, ==,
+                   "begin class code=\"k\"\n"
+                   "  begin show name=\"名\" code=\"S\" file=\"s.bva\"\n"
+                   "    motion code=\"M\" frame=1-9\n"
+                   "  end show\n"
+                   "end class\n");
+  odori_index_rename_show (memory, show, "別");
+  g_assert_cmpstr (show->name, ==, "別");
+  odori_index_remove_show (memory, show);
+  g_assert_cmpuint (memory->classes->len, ==, 0);
+}
+
+/* Removing a show, a motion, a class; renaming a show: only their lines change. */
+static void
+test_edit_remove_rename (void)
+{
+  g_autofree char *crlf = replace_all (rich_index, "\n", "\r\n");
+  g_autoptr(OdoriIndex) index = load_ok (crlf);
+  g_autoptr(OdoriIndex) back = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *expected = NULL;
+  OdoriIndexShow *show;
+
+  /* OU: its three lines go */
+  show = odori_index_find_show (index, "OU");
+  odori_index_remove_show (index, show);
+  g_assert_null (odori_index_find_show (index, "OU"));
+  g_assert_cmpuint (((OdoriIndexClass *) g_ptr_array_index (index->classes, 0))->shows->len, ==, 1);
+  /* motion A2 of BA */
+  odori_index_remove_motion (index, odori_index_lookup (index, "A2", NULL));
+  /* X is all its class holds: the class goes with it */
+  odori_index_remove_show (index, odori_index_find_show (index, "X"));
+  g_assert_cmpuint (index->classes->len, ==, 1);
+  /* BA renamed: its begin line is written anew, indent kept */
+  show = odori_index_find_show (index, "BA");
+  odori_index_rename_show (index, show, "新しい名前");
+
+  text = preserving_string (index);
+  expected = g_strconcat ("# 舞踊符インデックステーブル\r\n"
+                          "define part name=\"頭\" code=\"HD\" map=\"Body,Head\"\r\n"
+                          "define part name=\"左腕\" code=\"LA\" map=\"Body, LeftUpArm ,LeftLowArm,LeftHand\"\r\n"
+                          "define part code=RA map=Body,RightUpArm name=“右腕”\r\n"
+                          "\r\n"
+                          "begin class name=\"舞踊\" code=\"dance\"\r\n"
+                          "\tbegin show name=\"新しい名前\" code=\"BA\" file=\"kihon1.vpm\"\r\n"
+                          "\t  motion name=\"上下屈伸１の足１\" code=\"A1\" exp=\"" SEED_EXP "\" frame=1-118\r\n"
+                          "   # a comment inside a block\r\n"
+                          "\t  motion code=B3　name=\"a = b, c\" frame = 241-300\r\n"
+                          "\tend show\r\n"
+                          "end class   \r\n",
+                          NULL);
+  g_assert_cmpstr (text, ==, expected);
+  g_assert_cmpuint (odori_index_lookup (index, "B3", NULL)->line, ==, 10);
+  g_assert_cmpuint (show->line, ==, 7);
+  back = load_ok (text);
+  assert_index_equal (index, back);
+
+  /* the last class removed: the parts and the comment stay */
+  odori_index_remove_class (index, g_ptr_array_index (index->classes, 0));
+  g_free (text);
+  text = preserving_string (index);
+  g_assert_true (g_str_has_suffix (text, "name=“右腕”\r\n\r\n"));
+  g_assert_cmpuint (index->comments->len, ==, 1);
+}
+
+/* Blank lines are kept in runs (one entry for any number of them), written back as they
+ * were, and counted in line numbers. */
+static void
+test_edit_blank_runs (void)
+{
+  const char *base = "\n\n  \n"
+                     "begin class code=c\n"
+                     "\n\t\n"
+                     "  begin show code=S file=s.bva\n"
+                     "\n"
+                     "    motion code=A frame=1-2\n"
+                     "  end show\n"
+                     "　\n"
+                     "end class\n"
+                     "\n\n";
+  const char *ends[] = { "\n", "\r\n", "\r" };
+
+  for (guint e = 0; e < G_N_ELEMENTS (ends); e++)
+    {
+      g_autofree char *content = replace_all (base, "\n", ends[e]);
+      g_autoptr(OdoriIndex) index = load_ok (content);
+      g_autoptr(OdoriIndex) back = NULL;
+      g_autofree char *text = preserving_string (index);
+      g_autoptr(GError) error = NULL;
+      OdoriIndexShow *show = odori_index_find_show (index, "S");
+
+      g_assert_cmpstr (text, ==, content);
+      /* 5 runs of blank lines and 5 constructs */
+      g_assert_cmpuint (index->lines->len, ==, 10);
+      g_assert_nonnull (odori_index_add_motion (index, show, "B", NULL, NULL, 3, 4, &error));
+      g_assert_no_error (error);
+      g_free (text);
+      text = preserving_string (index);
+      back = load_ok (text);
+      g_assert_cmpuint (odori_index_lookup (index, "B", NULL)->line, ==, 10);
+      g_assert_cmpuint (odori_index_lookup (back, "B", NULL)->line, ==, 10);
+      g_assert_cmpuint (odori_index_lookup (index, "A", NULL)->line, ==,
+                        odori_index_lookup (back, "A", NULL)->line);
+      assert_index_equal (index, back);
+
+      /* the class holds blank lines besides the show: it goes with it */
+      odori_index_remove_show (index, show);
+      g_assert_cmpuint (index->classes->len, ==, 0);
+      g_free (text);
+      text = preserving_string (index);
+      {
+        g_autofree char *expected = replace_all ("\n\n  \n\n\n", "\n", ends[e]);
+
+        g_assert_cmpstr (text, ==, expected);
+      }
+    }
+
+  /* a million blank lines cost one entry */
+  {
+    gsize n = 1000000;
+    g_autofree char *big = g_malloc (n + 64);
+    g_autoptr(OdoriIndex) index = NULL;
+
+    memset (big, '\n', n);
+    strcpy (big + n, "# end");
+    index = load_ok (big);
+    g_assert_cmpuint (index->lines->len, ==, 2);
+    g_assert_cmpuint (index->comments->len, ==, 1);
+  }
+}
+
+/* save_in_place keeps the previous file as PATH~; a failed write leaves both files as
+ * they were, and no temporary file behind. */
+static void
+test_save_in_place_atomic (void)
+{
+  g_autofree char *dir = g_build_filename (tmp_dir, "atomic", NULL);
+  g_autofree char *path = g_build_filename (dir, "motion.dat", NULL);
+  g_autofree char *backup = g_build_filename (dir, "motion.dat~", NULL);
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GDir) listing = NULL;
+  guint n_files = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0777), ==, 0);
+  g_assert_true (g_file_set_contents (path, SEED_EXAMPLE, -1, &error));
+  index = odori_index_load (path, &error);
+  g_assert_no_error (error);
+  odori_index_rename_show (index, odori_index_find_show (index, "BA"), "改名された基本の舞い");
+  edited = write_preserving (index);
+
+  /* the backup's write fails: nothing changes */
+  odori_output_set_test_fail_after (10);
+  g_assert_false (odori_index_save_in_place (index, &error));
+  odori_output_set_test_fail_after (G_MAXSIZE);
+  g_assert_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO);
+  g_clear_error (&error);
+  assert_file_equals (path, SEED_EXAMPLE, strlen (SEED_EXAMPLE));
+  g_assert_false (g_file_test (backup, G_FILE_TEST_EXISTS));
+
+  /* the new file's write fails (longer than the old): the old file and a whole backup */
+  odori_output_set_test_fail_after (strlen (SEED_EXAMPLE));
+  g_assert_false (odori_index_save_in_place (index, &error));
+  odori_output_set_test_fail_after (G_MAXSIZE);
+  g_assert_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO);
+  g_clear_error (&error);
+  assert_file_equals (path, SEED_EXAMPLE, strlen (SEED_EXAMPLE));
+  assert_file_equals (backup, SEED_EXAMPLE, strlen (SEED_EXAMPLE));
+
+  g_assert_true (odori_index_save_in_place (index, &error));
+  g_assert_no_error (error);
+  assert_file_equals (path, g_bytes_get_data (edited, NULL), g_bytes_get_size (edited));
+  assert_file_equals (backup, SEED_EXAMPLE, strlen (SEED_EXAMPLE));
+
+  listing = g_dir_open (dir, 0, &error);
+  g_assert_no_error (error);
+  while (g_dir_read_name (listing) != NULL)
+    n_files++;
+  g_assert_cmpuint (n_files, ==, 2);
 }
 
 static void
@@ -1227,6 +1675,12 @@ main (int    argc,
   g_test_add_func ("/index/save-unmappable", test_save_unmappable);
   g_test_add_func ("/index/build-in-memory", test_build_in_memory);
   g_test_add_func ("/index/garbage", test_garbage);
+  g_test_add_func ("/index/preserve-unedited", test_preserve_unedited);
+  g_test_add_func ("/index/edit-add", test_edit_add);
+  g_test_add_func ("/index/edit-implicit-and-memory", test_edit_implicit_and_memory);
+  g_test_add_func ("/index/edit-remove-rename", test_edit_remove_rename);
+  g_test_add_func ("/index/edit-blank-runs", test_edit_blank_runs);
+  g_test_add_func ("/index/save-in-place-atomic", test_save_in_place_atomic);
 
   ret = g_test_run ();
   remove_tree (tmp_dir);

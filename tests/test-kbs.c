@@ -404,6 +404,21 @@ test_bad_billion_laughs (void)
   g_assert_cmpint (after.ru_maxrss - before.ru_maxrss, <, 16 * 1024);  /* kB */
 }
 
+/* Any DOCTYPE is refused at its line, even one that declares nothing; so is one naming an
+ * external DTD, which is never fetched (the skeleton reader refuses the same). */
+static void
+test_bad_doctype (void)
+{
+  assert_load_error ("doctype.kbs",
+                     "<?xml version=\"1.0\"?>\n<!DOCTYPE KBS>\n"
+                     "<KBS><FileInfo><kind>KinectBoneSettingFile</kind></FileInfo></KBS>\n",
+                     ODORI_KBS_ERROR_DTD, "2: ", "a DOCTYPE or entity declaration");
+  assert_load_error ("doctype-system.kbs",
+                     "<?xml version=\"1.0\"?>\n\n<!DOCTYPE KBS SYSTEM \"no-such.dtd\">\n"
+                     "<KBS><FileInfo><kind>KinectBoneSettingFile</kind></FileInfo></KBS>\n",
+                     ODORI_KBS_ERROR_DTD, "3: ", "DOCTYPE");
+}
+
 static void
 test_bad_wrong_root (void)
 {
@@ -567,6 +582,7 @@ main (int   argc,
   g_test_add_func ("/kbs/save-refuses-control-chars", test_save_refuses_control_chars);
   g_test_add_func ("/kbs/bad/external-entity", test_bad_external_entity);
   g_test_add_func ("/kbs/bad/billion-laughs", test_bad_billion_laughs);
+  g_test_add_func ("/kbs/bad/doctype", test_bad_doctype);
   g_test_add_func ("/kbs/bad/wrong-root", test_bad_wrong_root);
   g_test_add_func ("/kbs/bad/missing-file-info", test_bad_missing_file_info);
   g_test_add_func ("/kbs/bad/wrong-kind", test_bad_wrong_kind);

@@ -260,11 +260,22 @@ test_bva_errors (void)
     { "Segment: Hips", "Segment: Hips", "hello\nSegment: Hips", "expected \"Segment: NAME\"" },
     /* a header line where a frame line should be */
     { "Segment: Head", "2.000002", "Segment: Extra", "has only 2 frame lines" },
-    /* a lone CR before a header, in a file of LF lines: not a line end (fuzz-bva) */
-    { "Segment: Chest", "Segment: LeftArm", "\rSegment: LeftArm", "expected \"Segment: NAME\"" },
   };
 
   check_breakages (odori_bva_load_text, lf, cases, G_N_ELEMENTS (cases));
+
+  /* A lone CR before a header, in a file of LF lines, is a blank (docs/formats.md), not a
+   * line end: the header is read, and alike on one thread and on several (the parallel
+   * reader hands such a file to the sequential one; fuzz-bva). */
+  {
+    g_autofree char *cr = replace_after (lf, "Segment: Chest", "Segment: LeftArm",
+                                         "\rSegment: LeftArm");
+    Result r = check_same (odori_bva_load_text, cr, FALSE);
+
+    g_assert_null (r.error);
+    g_assert_cmpuint (r.motion->n_segments, ==, G_N_ELEMENTS (seg_names));
+    result_clear (&r);
+  }
 }
 
 /* BVH */

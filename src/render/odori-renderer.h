@@ -10,36 +10,13 @@
 
 #include "odori-bulge.h"
 #include "odori-motion.h"
+#include "odori-render-types.h"
 #include "odori-retarget.h"
 #include "odori-skeleton.h"
 
 G_BEGIN_DECLS
 
-#define ODORI_RENDER_ERROR (odori_render_error_quark ())
-
-typedef enum
-{
-  ODORI_RENDER_ERROR_CONTEXT,   /* no usable GL 3.3 core context */
-  ODORI_RENDER_ERROR_SHADER,    /* a shader failed to compile or link (the log is in the message) */
-} OdoriRenderError;
-
-typedef enum
-{
-  ODORI_VIEW_FRONT,
-  ODORI_VIEW_BACK,
-  ODORI_VIEW_LEFT,
-  ODORI_VIEW_RIGHT,
-  ODORI_VIEW_TOP,
-  ODORI_VIEW_MIRROR,        /* the dancer as seen in a studio mirror: front, flipped left-right */
-  ODORI_VIEW_THREE_QUARTER,
-} OdoriView;
-
 typedef struct _OdoriRenderer OdoriRenderer;
-
-GQuark          odori_render_error_quark        (void);
-gboolean        odori_view_from_string          (const char      *name,
-                                                 OdoriView       *view);
-const char     *odori_view_to_string            (OdoriView        view);
 
 OdoriRenderer  *odori_renderer_new              (GError         **error);
 void            odori_renderer_free             (OdoriRenderer   *self);

@@ -137,6 +137,11 @@ OdoriMotion    *odori_motion_resample          (const OdoriMotion *motion,
                                                 guint              last,
                                                 double             frame_time,
                                                 GError           **error);
+/* How many frames N_SRC frames of MOTION last resampled to FRAME_TIME: the length
+ * odori_motion_resample () gives them (N_SRC itself at the same rate; at least 1). */
+guint           odori_motion_resample_n_frames (const OdoriMotion *motion,
+                                                guint              n_src,
+                                                double             frame_time);
 /* Equal names, counts and frame time (relative 1e-6); positions and scales within
  * POS_TOL (absolute), rotations within ROT_TOL_DEG degrees (q and -q are equal). On a
  * difference, *why (if not NULL) says where. */
@@ -151,6 +156,12 @@ gboolean        odori_unit_from_string         (const char        *s,
                                                 gsize              len,
                                                 OdoriUnit         *unit);
 const char     *odori_field_to_string          (OdoriField         field);
+
+/* Depth-first order of a forest of segments (PARENT[i] < 0 for a root), roots and children
+ * in index order; returns the number of indices written to ORDER (N for a forest). */
+guint           odori_forest_preorder          (const int         *parent,
+                                                guint              n,
+                                                guint             *order);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriMotion, odori_motion_unref)
 

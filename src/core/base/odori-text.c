@@ -1074,13 +1074,10 @@ odori_next_token (const char **p,
                   const char  *end,
                   const char **token)
 {
-  const char *s = *p;
-  const char *t;
+  const char *s = odori_skip_blanks (*p, end);
+  const char *t = s;
 
-  while (s < end && g_ascii_isspace (*s))
-    s++;
-  t = s;
-  while (s < end && !g_ascii_isspace (*s))
+  while (s < end && odori_blank_len (s, end) == 0)
     s++;
   *token = t;
   *p = s;

@@ -151,15 +151,62 @@ gboolean       odori_parse_int               (const char    **p,
 /* TRUE if [p, end) starts with nan or inf (any case, optional sign): for clear errors. */
 gboolean       odori_looks_non_finite        (const char     *p,
                                               const char     *end);
+
+/* Blanks: the one definition every reader uses (docs/formats.md, "Text"). A blank is a
+ * space, tab, form feed or vertical tab, a CR or LF left inside a line (a stray line end:
+ * the line reader has already cut the file's own line ends), or U+3000 IDEOGRAPHIC SPACE
+ * (Japanese input methods type it for a space). Lines are UTF-8, not NUL-terminated. The
+ * length in bytes of the blank that starts at P, 0 if none does. */
+static inline gsize
+odori_blank_len (const char *p,
+                 const char *end)
+{
+  if (p >= end)
+    return 0;
+  if (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v' || *p == '\r' || *p == '\n')
+    return 1;
+  if (end - p >= 3 && (guchar) p[0] == 0xE3 && (guchar) p[1] == 0x80 && (guchar) p[2] == 0x80)
+    return 3;
+  return 0;
+}
+/* The length in bytes of the blank that ends at END (not before START), 0 if none does. */
+static inline gsize
+odori_blank_len_before (const char *start,
+                        const char *end)
+{
+  if (end <= start)
+    return 0;
+  if (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' || end[-1] == '\v' ||
+      end[-1] == '\r' || end[-1] == '\n')
+    return 1;
+  if (end - start >= 3 && (guchar) end[-3] == 0xE3 && (guchar) end[-2] == 0x80 &&
+      (guchar) end[-1] == 0x80)
+    return 3;
+  return 0;
+}
+/* P moved past the blanks that start there. */
 static inline const char *
 odori_skip_blanks (const char *p,
                    const char *end)
 {
-  while (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v'))
-    p++;
+  gsize n;
+
+  while ((n = odori_blank_len (p, end)) > 0)
+    p += n;
   return p;
 }
-/* The next whitespace-separated token of [*p, end); returns its length (0 at the end). */
+/* END moved back over the blanks that end there (not before START). */
+static inline const char *
+odori_trim_blanks (const char *start,
+                   const char *end)
+{
+  gsize n;
+
+  while ((n = odori_blank_len_before (start, end)) > 0)
+    end -= n;
+  return end;
+}
+/* The next blank-separated token of [*p, end); returns its length (0 at the end). */
 gsize          odori_next_token              (const char    **p,
                                               const char     *end,
                                               const char    **token);

@@ -60,6 +60,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-joints.h"
+#include "odori-reader.h"
 #include "odori-retarget.h"
 #include "odori-sensor-csv.h"
 
@@ -447,13 +448,12 @@ odori_capture_orient (OdoriCapture *capture,
         {
           up = ni ? ODORI_UP_Z : ODORI_UP_Y;
           /* a CSV of rotations alone is the usual case: no guess to doubt */
-          if (warnings != NULL && any_position)
-            g_ptr_array_add (warnings,
-                             odori_diagnostic_new (motion->path, 0, FALSE,
-                                                   _("cannot tell the up axis from the head and "
-                                                     "feet; taking %s, as %s files use"),
-                                                   odori_up_axis_to_string (up),
-                                                   ni ? "NI_JOINTS_TEXT_FILE" : "sensor CSV"));
+          if (any_position)
+            odori_add_warning (warnings, motion->path, 0,
+                               _("cannot tell the up axis from the head and feet; taking %s, as "
+                                 "%s files use"),
+                               odori_up_axis_to_string (up),
+                               ni ? "NI_JOINTS_TEXT_FILE" : "sensor CSV");
         }
     }
   capture->up = up;
@@ -495,15 +495,6 @@ typedef struct
   Vec3                      twist_axis[KJ];
   gboolean                  twist_axis_ok[KJ];
 } Retarget;
-
-static void
-warn (Retarget   *rt,
-      const char *message)
-{
-  if (rt->warnings != NULL)
-    g_ptr_array_add (rt->warnings, odori_diagnostic_new (rt->capture->motion->path, 0, FALSE,
-                                                         "%s", message));
-}
 
 /* Suit sensors without positions: forward kinematics over the default body. */
 static void
@@ -754,7 +745,9 @@ symmetrize (Retarget     *rt,
     glm_vec3_copy (c->hips, n);
   else if (!(bone_vector (kf, R_SH, L_SH, n) && (n[1] = 0, normalize3 (n))))
     {
-      warn (rt, _("symmetry needs both hips or both shoulders in the first frame; ignored"));
+      odori_add_warning (rt->warnings, rt->capture->motion->path, 0, "%s",
+                         _("symmetry needs both hips or both shoulders in the first frame; "
+                           "ignored"));
       return;
     }
 
@@ -990,11 +983,12 @@ setup_sources (Retarget  *rt,
           /* nothing to compute from: whatever the file has (identity where nothing) */
           source = ODORI_ROTATIONS_FILE;
           auto_fallback = TRUE;
-          warn (rt, rt->capture->has_rotations
-                      ? _("no torso position to compute rotations from: the file's rotations "
-                          "are used")
-                      : _("no rotations in the file and no torso position to compute them "
-                          "from: rotations are left at identity"));
+          odori_add_warning (rt->warnings, rt->capture->motion->path, 0, "%s",
+                             rt->capture->has_rotations
+                               ? _("no torso position to compute rotations from: the file's "
+                                   "rotations are used")
+                               : _("no rotations in the file and no torso position to compute "
+                                   "them from: rotations are left at identity"));
         }
     }
   rt->from_positions = source == ODORI_ROTATIONS_POSITIONS;
@@ -1014,7 +1008,8 @@ setup_sources (Retarget  *rt,
       return FALSE;
     }
   if (rt->options->symmetry && !rt->from_positions)
-    warn (rt, _("symmetry applies to rotations computed from positions; ignored"));
+    odori_add_warning (rt->warnings, rt->capture->motion->path, 0, "%s",
+                       _("symmetry applies to rotations computed from positions; ignored"));
   return TRUE;
 }
 
@@ -1191,7 +1186,7 @@ output_kbs (Retarget  *rt,
                                             ? ni_position[k]
                                             : (csv_position[k] ? csv_position[k] : "joint"),
                              odori_kinect_joint_to_element (k), kbs->joints[k].bone);
-          warn (rt, msg);
+          odori_add_warning (rt->warnings, rt->capture->motion->path, 0, "%s", msg);
         }
       slots[n_out++] = k;
     }

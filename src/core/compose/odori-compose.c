@@ -385,6 +385,31 @@ clip_get (const Clip *clip,
   return odori_motion_get (clip->motion, clip->first + j, seg);
 }
 
+/* The one rule for a clip's length: FIRST..LAST of MOTION as resampled to FRAME_TIME. */
+static guint
+clip_frames (const OdoriMotion *motion,
+             guint              first,
+             guint              last,
+             double             frame_time)
+{
+  return odori_motion_resample_n_frames (motion, last - first + 1, frame_time);
+}
+
+guint
+odori_compose_clip_frames (const OdoriIndexMotion *im,
+                           const OdoriMotion      *show,
+                           double                  frame_time)
+{
+  g_return_val_if_fail (im != NULL, 1);
+  g_return_val_if_fail (frame_time > 0, 1);
+
+  if (im->first > im->last)
+    return 1;
+  if (show == NULL)
+    return im->last - im->first + 1;
+  return clip_frames (show, im->first, im->last, frame_time);
+}
+
 static Clip *
 get_clip (OdoriComposer *self,
           const char    *path,
@@ -400,13 +425,13 @@ get_clip (OdoriComposer *self,
     return clip;
 
   clip = g_new0 (Clip, 1);
+  clip->n = clip_frames (motion, first, last, self->frame_time);
   if (fabs (motion->frame_time - self->frame_time) <= 1e-9 * self->frame_time &&
       units_canonical (motion))
     {
       /* the show's own frames */
       clip->motion = odori_motion_ref (motion);
       clip->first = first - 1;
-      clip->n = last - first + 1;
     }
   else
     {
@@ -416,7 +441,7 @@ get_clip (OdoriComposer *self,
           g_free (clip);
           return NULL;
         }
-      clip->n = clip->motion->n_frames;
+      g_assert (clip->motion->n_frames == clip->n);
       normalise_units (clip->motion);
     }
   clip->seg = g_new (int, MAX (self->sensors->len, 1));

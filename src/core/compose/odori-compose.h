@@ -86,6 +86,13 @@ const char     *odori_composer_get_reference   (OdoriComposer   *composer);
 void            odori_composer_check_sensor_sets (OdoriComposer *composer,
                                                   GPtrArray     *diags);
 
+/* How many output frames motion IM of the library lasts when composed at FRAME_TIME
+ * (odori_composer_get_frame_time ()): a clip of another frame rate is resampled. SHOW
+ * is IM's show file; NULL (not loaded) counts the clip's own frames. At least 1. */
+guint           odori_compose_clip_frames      (const OdoriIndexMotion *im,
+                                                const OdoriMotion      *show,
+                                                double                  frame_time);
+
 void            odori_seam_clear               (OdoriSeam       *seam);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriComposer, odori_composer_free)

@@ -25,14 +25,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-bva.h"
+#include "odori-reader.h"
 #include "odori-text-private.h"
 
 G_DEFINE_QUARK (odori-bva-error-quark, odori_bva_error)
 
 /* Beyond this a position or scale is garbage (and would not survive the float model). */
 #define MAX_ABS_VALUE 1e15
-/* Longest excerpt of the input quoted in an error message, in bytes. */
-#define EXCERPT_MAX 40
 /* Longest segment name, in bytes: real names are a few words; a longer one is garbage
  * that would also be quoted whole in every message about the segment. */
 #define MAX_NAME 1024
@@ -72,58 +71,7 @@ typedef struct
   SegmentInfo     *info;        /* n_alloc */
 } BvaParser;
 
-/* Messages */
-
-static char *
-excerpt (const char *s,
-         gsize       len)
-{
-  g_autofree char *valid = NULL;
-  const char *end;
-
-  if (len <= EXCERPT_MAX)
-    return g_utf8_make_valid (s, len);
-
-  /* Cut on a character boundary. */
-  end = s + EXCERPT_MAX;
-  while (end > s && ((guchar) *end & 0xC0) == 0x80)
-    end--;
-  valid = g_utf8_make_valid (s, end - s);
-  return g_strconcat (valid, "…", NULL);
-}
-
-static gboolean set_error (BvaParser     *p,
-                           GError       **error,
-                           OdoriBvaError  code,
-                           guint          line,
-                           const char    *format,
-                           ...) G_GNUC_PRINTF (5, 6);
-
-static gboolean
-set_error (BvaParser     *p,
-           GError       **error,
-           OdoriBvaError  code,
-           guint          line,
-           const char    *format,
-           ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, ODORI_BVA_ERROR, code, "%s:%u: %s", p->path, MAX (line, 1), message);
-  return FALSE;
-}
-
 /* Lexical helpers */
-
-static inline gboolean
-is_blank_char (char c)
-{
-  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
-}
 
 static gboolean
 is_blank_line (const char *s,
@@ -179,8 +127,9 @@ count_segments (const char *data,
           continue;
         }
       b = hit;
-      while (b > data && is_blank_char (b[-1]))
-        b--;
+      /* back over the blanks before it, not over a line end */
+      while (b > data && b[-1] != '\n' && b[-1] != '\r' && odori_blank_len_before (data, b) > 0)
+        b -= odori_blank_len_before (data, b);
       if (b == data || b[-1] == '\n' || b[-1] == '\r')
         {
           n++;
@@ -209,7 +158,7 @@ match_key (const char *s,
     {
       if (*key == ' ')
         {
-          if (s >= end || !is_blank_char (*s))
+          if (odori_blank_len (s, end) == 0)
             return NULL;
           s = odori_skip_blanks (s, end);
         }
@@ -224,15 +173,6 @@ match_key (const char *s,
   if (s >= end || *s != ':')
     return NULL;
   return odori_skip_blanks (s + 1, end);
-}
-
-static const char *
-trim_end (const char *s,
-          const char *end)
-{
-  while (end > s && is_blank_char (end[-1]))
-    end--;
-  return end;
 }
 
 static gboolean
@@ -314,9 +254,10 @@ header_line (BvaParser     *p,
 {
   if (next_content_line (&p->reader))
     return TRUE;
-  return set_error (p, error, ODORI_BVA_ERROR_TRUNCATED, p->reader.lineno,
-                    _("the file ends inside the header of segment \"%s\": expected %s"),
-                    h->name, expected);
+  return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_TRUNCATED, p->path,
+                          p->reader.lineno,
+                          _("the file ends inside the header of segment \"%s\": expected %s"),
+                          h->name, expected);
 }
 
 static gboolean
@@ -330,15 +271,15 @@ read_segment_name (BvaParser     *p,
 
   g_assert (s != NULL);
   s = odori_skip_blanks (s + 1, end);
-  end = trim_end (s, end);
+  end = odori_trim_blanks (s, end);
   h->line = p->reader.lineno;
   if (s == end)
-    return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h->line,
-                      _("expected a segment name after \"Segment:\""));
+    return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path, h->line,
+                            _("expected a segment name after \"Segment:\""));
   if (end - s > MAX_NAME)
-    return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h->line,
-                      _("the segment name is %zu bytes long, more than %d"),
-                      (gsize) (end - s), MAX_NAME);
+    return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path, h->line,
+                            _("the segment name is %zu bytes long, more than %d"),
+                            (gsize) (end - s), MAX_NAME);
   h->name = g_utf8_make_valid (s, end - s);
   return TRUE;
 }
@@ -357,13 +298,14 @@ read_frames_header (BvaParser     *p,
   end = line + p->reader.len;
   h->frames_line = p->reader.lineno;
   s = match_key (line, end, "Frames");
-  if (s == NULL || !odori_parse_int (&s, end, &n) || n < 0 || trim_end (s, end) != s)
+  if (s == NULL || !odori_parse_int (&s, end, &n) || n < 0 || odori_trim_blanks (s, end) != s)
     {
-      g_autofree char *found = excerpt (line, p->reader.len);
+      g_autofree char *found = odori_excerpt (line, p->reader.len);
 
-      return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                        _("expected a frame count like \"Frames: 277\" for segment \"%s\", "
-                          "got \"%s\""), h->name, found);
+      return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path,
+                              p->reader.lineno,
+                              _("expected a frame count like \"Frames: 277\" for segment \"%s\", "
+                                "got \"%s\""), h->name, found);
     }
   h->n_frames = (guint) MIN (n, (gint64) G_MAXUINT);
   return TRUE;
@@ -385,19 +327,22 @@ read_frame_time (BvaParser     *p,
   s = match_key (line, end, "Frame Time");
   if (s != NULL && odori_looks_non_finite (s, end))
     {
-      g_autofree char *found = excerpt (s, trim_end (s, end) - s);
+      g_autofree char *found = odori_excerpt (s, odori_trim_blanks (s, end) - s);
 
-      return set_error (p, error, ODORI_BVA_ERROR_NOT_FINITE, p->reader.lineno,
-                        _("frame time of segment \"%s\" is not a finite number: \"%s\""),
-                        h->name, found);
+      return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_NOT_FINITE, p->path,
+                              p->reader.lineno,
+                              _("frame time of segment \"%s\" is not a finite number: \"%s\""),
+                              h->name, found);
     }
-  if (s == NULL || !odori_parse_double (&s, end, &t) || trim_end (s, end) != s || !(t > 0))
+  if (s == NULL || !odori_parse_double (&s, end, &t) || odori_trim_blanks (s, end) != s ||
+      !(t > 0))
     {
-      g_autofree char *found = excerpt (line, p->reader.len);
+      g_autofree char *found = odori_excerpt (line, p->reader.len);
 
-      return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                        _("expected a positive frame time like \"Frame Time: 0.033333\" for "
-                          "segment \"%s\", got \"%s\""), h->name, found);
+      return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path,
+                              p->reader.lineno,
+                              _("expected a positive frame time like \"Frame Time: 0.033333\" for "
+                                "segment \"%s\", got \"%s\""), h->name, found);
     }
   h->frame_time = t;
   return TRUE;
@@ -422,17 +367,19 @@ read_field_names (BvaParser     *p,
 
       if (!field_from_string (tok, len, &field))
         {
-          g_autofree char *found = excerpt (tok, len);
+          g_autofree char *found = odori_excerpt (tok, len);
 
-          return set_error (p, error, ODORI_BVA_ERROR_UNIT, p->reader.lineno,
-                            _("unknown field \"%s\" in segment \"%s\" (expected XTRAN, YTRAN, "
-                              "ZTRAN, XROT, YROT, ZROT, XSCALE, YSCALE or ZSCALE)"),
-                            found, h->name);
+          return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_UNIT, p->path,
+                                  p->reader.lineno,
+                                  _("unknown field \"%s\" in segment \"%s\" (expected XTRAN, "
+                                    "YTRAN, ZTRAN, XROT, YROT, ZROT, XSCALE, YSCALE or ZSCALE)"),
+                                  found, h->name);
         }
       if (seen & (1u << field))
-        return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                          _("field %s appears twice in segment \"%s\""),
-                          odori_field_to_string (field), h->name);
+        return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path,
+                                p->reader.lineno,
+                                _("field %s appears twice in segment \"%s\""),
+                                odori_field_to_string (field), h->name);
       seen |= 1u << field;
       h->fields[h->n_fields++] = field;
     }
@@ -458,24 +405,28 @@ read_units (BvaParser     *p,
       OdoriUnit unit;
 
       if (n == h->n_fields)
-        return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                          _("more units than the %u fields of segment \"%s\""),
-                          h->n_fields, h->name);
+        return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path,
+                                p->reader.lineno,
+                                _("more units than the %u fields of segment \"%s\""),
+                                h->n_fields, h->name);
       field = h->fields[n];
       if (!odori_unit_from_string (tok, len, &unit) || !unit_fits (field, unit))
         {
-          g_autofree char *found = excerpt (tok, len);
+          g_autofree char *found = odori_excerpt (tok, len);
 
-          return set_error (p, error, ODORI_BVA_ERROR_UNIT, p->reader.lineno,
-                            _("unit \"%s\" does not fit field %s of segment \"%s\" "
-                              "(expected %s)"), found, odori_field_to_string (field), h->name,
-                            expected_units (field));
+          return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_UNIT, p->path,
+                                  p->reader.lineno,
+                                  _("unit \"%s\" does not fit field %s of segment \"%s\" (expected "
+                                    "%s)"), found, odori_field_to_string (field), h->name,
+                                  expected_units (field));
         }
       h->units[n++] = unit;
     }
   if (n < h->n_fields)
-    return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                      _("%u units for the %u fields of segment \"%s\""), n, h->n_fields, h->name);
+    return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path,
+                            p->reader.lineno,
+                            _("%u units for the %u fields of segment \"%s\""),
+                            n, h->n_fields, h->name);
   return TRUE;
 }
 
@@ -488,9 +439,9 @@ check_header (BvaParser     *p,
   gpointer other;
 
   if (g_hash_table_lookup_extended (p->names, h->name, NULL, &other))
-    return set_error (p, error, ODORI_BVA_ERROR_DUPLICATE, h->line,
-                      _("segment name \"%s\" is already used by the segment at line %u"),
-                      h->name, GPOINTER_TO_UINT (other));
+    return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_DUPLICATE, p->path, h->line,
+                            _("segment name \"%s\" is already used by the segment at line %u"),
+                            h->name, GPOINTER_TO_UINT (other));
 
   if (p->n_read == 0)
     {
@@ -505,10 +456,11 @@ check_header (BvaParser     *p,
       format_frame_time (mine, sizeof mine, h->frame_time);
       format_frame_time (first, sizeof first, p->frame_time);
 
-      return set_error (p, error, ODORI_BVA_ERROR_FRAME_TIME, h->time_line,
-                        _("segment \"%s\" has frame time %s, but the first segment has %s "
-                          "(line %u): all segments must share one frame time"),
-                        h->name, mine, first, p->frame_time_line);
+      return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_FRAME_TIME, p->path,
+                              h->time_line,
+                              _("segment \"%s\" has frame time %s, but the first segment has %s "
+                                "(line %u): all segments must share one frame time"),
+                              h->name, mine, first, p->frame_time_line);
     }
   return TRUE;
 }
@@ -532,10 +484,10 @@ ensure_frames (BvaParser     *p,
     return TRUE;
 
   if ((guint64) p->n_alloc * n_frames > cap)
-    return set_error (p, error, ODORI_BVA_ERROR_COUNT, h->frames_line,
-                      _("segment \"%s\" announces %u frames: for %u segments that is more "
-                        "than a file of %zu bytes can hold"),
-                      h->name, h->n_frames, p->n_alloc, p->file_len);
+    return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_COUNT, p->path, h->frames_line,
+                            _("segment \"%s\" announces %u frames: for %u segments that is more "
+                              "than a file of %zu bytes can hold"),
+                            h->name, h->n_frames, p->n_alloc, p->file_len);
 
   if (p->motion == NULL)
     {
@@ -614,22 +566,27 @@ number_error (BvaParser     *p,
   g_autofree char *found = NULL;
 
   if (column == 0 && is_segment_line (line, p->reader.len))
-    return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
-                      _("segment \"%s\" has only %u frame lines, but its \"Frames:\" (line %u) "
-                        "says %u"), c->h->name, frame - 1, c->h->frames_line, c->h->n_frames);
+    return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_COUNT, p->path,
+                            p->reader.lineno,
+                            _("segment \"%s\" has only %u frame lines, but its \"Frames:\" (line "
+                              "%u) says %u"),
+                            c->h->name, frame - 1, c->h->frames_line, c->h->n_frames);
 
-  while (e < end && !is_blank_char (*e))
+  while (e < end && odori_blank_len (e, end) == 0)
     e++;
-  found = excerpt (s, e - s);
+  found = odori_excerpt (s, e - s);
   if (odori_looks_non_finite (s, end))
-    return set_error (p, error, ODORI_BVA_ERROR_NOT_FINITE, p->reader.lineno,
-                      _("segment \"%s\", frame %u, column %u (%s): \"%s\" is not a finite number"),
-                      c->h->name, frame, (guint) (s - line) + 1,
-                      odori_field_to_string (c->h->fields[column]), found);
-  return set_error (p, error, ODORI_BVA_ERROR_NUMBER, p->reader.lineno,
-                    _("segment \"%s\", frame %u, column %u (%s): expected a number, got \"%s\""),
-                    c->h->name, frame, (guint) (s - line) + 1,
-                    odori_field_to_string (c->h->fields[column]), found);
+    return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_NOT_FINITE, p->path,
+                            p->reader.lineno,
+                            _("segment \"%s\", frame %u, column %u (%s): \"%s\" is not a finite "
+                              "number"),
+                            c->h->name, frame, (guint) (s - line) + 1,
+                            odori_field_to_string (c->h->fields[column]), found);
+  return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_NUMBER, p->path, p->reader.lineno,
+                          _("segment \"%s\", frame %u, column %u (%s): expected a number, got "
+                            "\"%s\""),
+                          c->h->name, frame, (guint) (s - line) + 1,
+                          odori_field_to_string (c->h->fields[column]), found);
 }
 
 static gboolean
@@ -650,9 +607,9 @@ count_error (BvaParser     *p,
       while (odori_next_token (&s, end, &tok) > 0)
         found++;
     }
-  return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
-                    _("segment \"%s\", frame %u: expected %u values, found %u"),
-                    c->h->name, frame, c->h->n_fields, found);
+  return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_COUNT, p->path, p->reader.lineno,
+                          _("segment \"%s\", frame %u: expected %u values, found %u"),
+                          c->h->name, frame, c->h->n_fields, found);
 }
 
 static gboolean
@@ -682,16 +639,17 @@ parse_frame_line (BvaParser      *p,
         return count_error (p, c, frame, n + 1, error);
       start = s;
       if (G_UNLIKELY (!odori_parse_double_ahead (&s, end, limit, &x) ||
-                      (s < end && !is_blank_char (*s))))
+                      (s < end && odori_blank_len (s, end) == 0)))
         return number_error (p, c, frame, n, start, error);
       if (G_UNLIKELY (fabs (x) > MAX_ABS_VALUE))
         {
-          g_autofree char *found = excerpt (start, s - start);
+          g_autofree char *found = odori_excerpt (start, s - start);
 
-          return set_error (p, error, ODORI_BVA_ERROR_NUMBER, p->reader.lineno,
-                            _("segment \"%s\", frame %u, column %u (%s): %s is out of range"),
-                            c->h->name, frame, (guint) (start - line) + 1,
-                            odori_field_to_string (c->h->fields[n]), found);
+          return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_NUMBER, p->path,
+                                  p->reader.lineno,
+                                  _("segment \"%s\", frame %u, column %u (%s): %s is out of range"),
+                                  c->h->name, frame, (guint) (start - line) + 1,
+                                  odori_field_to_string (c->h->fields[n]), found);
         }
       v[c->slot[n]] = x * c->factor[n];
       n++;
@@ -728,9 +686,10 @@ read_frames (BvaParser           *p,
   for (guint f = 0; f < h->n_frames; f++, t += stride)
     {
       if (G_UNLIKELY (!next_content_line (&p->reader) || f >= m->n_frames))
-        return set_error (p, error, ODORI_BVA_ERROR_TRUNCATED, p->reader.lineno,
-                          _("the file ends after %u of the %u frames of segment \"%s\""),
-                          f, h->n_frames, h->name);
+        return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_TRUNCATED, p->path,
+                                p->reader.lineno,
+                                _("the file ends after %u of the %u frames of segment \"%s\""),
+                                f, h->n_frames, h->name);
       if (!parse_frame_line (p, &c, f + 1, t, error))
         return FALSE;
     }
@@ -754,20 +713,21 @@ expected_segment_error (BvaParser *p,
   const char *line = p->reader.line;
   const char *end = line + p->reader.len;
   const char *s = odori_skip_blanks (line, end);
-  g_autofree char *found = excerpt (s, trim_end (s, end) - s);
+  g_autofree char *found = odori_excerpt (s, odori_trim_blanks (s, end) - s);
   double x;
 
   if (p->n_read > 0 && odori_parse_double (&s, end, &x))
     {
       const SegmentInfo *last = &p->info[p->n_read - 1];
 
-      return set_error (p, error, ODORI_BVA_ERROR_COUNT, p->reader.lineno,
-                        _("more frame lines than the %u announced by the segment at line %u: "
-                          "expected \"Segment: NAME\", got \"%s\""),
-                        last->n_frames, last->line, found);
+      return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_COUNT, p->path,
+                              p->reader.lineno,
+                              _("more frame lines than the %u announced by the segment at line %u: "
+                                "expected \"Segment: NAME\", got \"%s\""),
+                              last->n_frames, last->line, found);
     }
-  return set_error (p, error, ODORI_BVA_ERROR_SYNTAX, p->reader.lineno,
-                    _("expected \"Segment: NAME\", got \"%s\""), found);
+  return odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path, p->reader.lineno,
+                          _("expected \"Segment: NAME\", got \"%s\""), found);
 }
 
 static gboolean
@@ -792,7 +752,8 @@ read_segment (BvaParser *p,
   if (s >= p->n_alloc)
     {
       /* Cannot happen: count_segments() saw every header line. */
-      set_error (p, error, ODORI_BVA_ERROR_SYNTAX, h.line, _("unexpected segment header"));
+      odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p->path, h.line,
+                       _("unexpected segment header"));
       goto out;
     }
   if (!ensure_frames (p, &h, error))
@@ -830,18 +791,14 @@ warn_short_segments (BvaParser *p,
       if (p->info[s].n_frames == m->n_frames)
         continue;
       if (p->info[s].n_frames == 0)
-        g_ptr_array_add (warnings,
-                         odori_diagnostic_new (p->path, p->info[s].line, FALSE,
-                                               _("segment \"%s\" has no frames (the longest has "
-                                                 "%u): it stays at rest"), m->segments[s].name,
-                                               m->n_frames));
+        odori_add_warning (warnings, p->path, p->info[s].line,
+                           _("segment \"%s\" has no frames (the longest has %u): it stays at "
+                             "rest"), m->segments[s].name, m->n_frames);
       else
-        g_ptr_array_add (warnings,
-                         odori_diagnostic_new (p->path, p->info[s].line, FALSE,
-                                               _("segment \"%s\" has %u frames, the longest has "
-                                                 "%u: its last frame is held to the end"),
-                                               m->segments[s].name, p->info[s].n_frames,
-                                               m->n_frames));
+        odori_add_warning (warnings, p->path, p->info[s].line,
+                           _("segment \"%s\" has %u frames, the longest has %u: its last frame "
+                             "is held to the end"),
+                           m->segments[s].name, p->info[s].n_frames, m->n_frames);
     }
 }
 
@@ -877,14 +834,14 @@ load_sequential (OdoriTextFile *file,
 
   if (p.n_read == 0)
     {
-      set_error (&p, error, ODORI_BVA_ERROR_SYNTAX, p.reader.lineno,
-                 _("the file is empty: expected \"Segment: NAME\""));
+      odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p.path, p.reader.lineno,
+                       _("the file is empty: expected \"Segment: NAME\""));
       return NULL;
     }
   if (p.n_read != p.n_alloc)
     {
-      set_error (&p, error, ODORI_BVA_ERROR_SYNTAX, p.reader.lineno,
-                 _("%u segment headers found, but %u read"), p.n_alloc, p.n_read);
+      odori_set_error (error, ODORI_BVA_ERROR, ODORI_BVA_ERROR_SYNTAX, p.path, p.reader.lineno,
+                       _("%u segment headers found, but %u read"), p.n_alloc, p.n_read);
       return NULL;
     }
 
@@ -1165,11 +1122,15 @@ static char *
 segment_name_for_file (const OdoriSegment *seg,
                        guint               index)
 {
+  const char *start, *end;
   char *name;
 
   if (seg->name == NULL || seg->name[0] == '\0')
     return g_strdup_printf ("segment%u", index + 1);
-  name = g_strstrip (g_strdup (seg->name));
+  /* the reader trims blanks (U+3000 too) around the name */
+  end = seg->name + strlen (seg->name);
+  start = odori_skip_blanks (seg->name, end);
+  name = g_strndup (start, odori_trim_blanks (start, end) - start);
   for (char *c = name; *c != '\0'; c++)
     if (((guchar) *c < 0x20 && *c != '\t') || *c == 0x7f)
       *c = '_';

@@ -151,49 +151,6 @@ joint_set_channels (WriterJoint        *joint,
   joint->order[3] = '\0';
 }
 
-/* Depth-first order of the forest PARENT (acyclic; roots and children in index order),
- * without recursion. */
-static void
-forest_preorder (const int *parent,
-                 guint      n,
-                 guint     *order)
-{
-  g_autofree int *first_child = g_new (int, MAX (n, 1));
-  g_autofree int *next_sibling = g_new (int, MAX (n, 1));
-  guint k = 0;
-
-  for (guint i = 0; i < n; i++)
-    first_child[i] = next_sibling[i] = -1;
-  for (guint i = n; i-- > 0;)
-    if (parent[i] >= 0)
-      {
-        next_sibling[i] = first_child[parent[i]];
-        first_child[parent[i]] = i;
-      }
-  for (guint r = 0; r < n; r++)
-    {
-      int v = r;
-
-      if (parent[r] >= 0)
-        continue;
-      for (;;)
-        {
-          order[k++] = v;
-          if (first_child[v] >= 0)
-            {
-              v = first_child[v];
-              continue;
-            }
-          while (v != (int) r && next_sibling[v] < 0)
-            v = parent[v];
-          if (v == (int) r)
-            break;
-          v = next_sibling[v];
-        }
-    }
-  g_assert (k == n);
-}
-
 /* TRUE if every parent is in range and no chain of parents loops. */
 static gboolean
 is_forest (const int *parent,
@@ -241,7 +198,8 @@ joints_in_preorder (const OdoriMotion *motion,
 
       parent[k] = p >= 0 ? compact[p] : -1;
     }
-  forest_preorder (parent, n_kept, order);
+  if (odori_forest_preorder (parent, n_kept, order) != n_kept)
+    g_assert_not_reached ();
 
   for (guint s = 0; s < n; s++)
     joint_of_segment[s] = -1;

@@ -40,6 +40,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-bvh.h"
+#include "odori-reader.h"
 #include "odori-text-private.h"
 
 /* Deeper than any skeleton (a hand has 4 levels below a ~10-level spine). */
@@ -50,7 +51,6 @@
 /* Longest joint name, in bytes (the same limit as BVA segment names). */
 #define MAX_NAME 1024
 /* Bytes of an offending token quoted in messages. */
-#define MAX_SHOWN 40
 
 G_DEFINE_QUARK (odori-bvh-error-quark, odori_bvh_error)
 
@@ -86,68 +86,12 @@ typedef struct
 } BvhParser;
 
 
-static gboolean set_error (BvhParser     *self,
-                           GError       **error,
-                           guint          line,
-                           OdoriBvhError  code,
-                           const char    *format,
-                           ...) G_GNUC_PRINTF (5, 6);
-
-static gboolean
-set_error (BvhParser     *self,
-           GError       **error,
-           guint          line,
-           OdoriBvhError  code,
-           const char    *format,
-           ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, ODORI_BVH_ERROR, code, "%s:%u: %s", self->path, line, message);
-  return FALSE;
-}
-
 static void
 bvh_joint_clear (gpointer data)
 {
   BvhJoint *joint = data;
 
   g_clear_pointer (&joint->seg.name, g_free);
-}
-
-static inline gboolean
-is_space (char c)
-{
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-/* Blanks and also stray CR/LF (a lone CR inside a line of an LF file, an LF in a CR
- * file): the same set is_space() separates values by, so the scan always advances. */
-static inline const char *
-skip_space (const char *p,
-            const char *end)
-{
-  while (p < end && is_space (*p))
-    p++;
-  return p;
-}
-
-/* The token quoted for a message: at most MAX_SHOWN bytes, valid UTF-8. */
-static char *
-show_token (const char *tok,
-            gsize       len)
-{
-  g_autofree char *valid = g_utf8_make_valid (tok, MIN (len, MAX_SHOWN + 4));
-  const char *cut;
-
-  if (len <= MAX_SHOWN)
-    return g_steal_pointer (&valid);
-  cut = g_utf8_find_prev_char (valid, valid + MAX_SHOWN + 1);
-  return g_strdup_printf ("%.*s…", (int) (cut != NULL ? cut - valid : 0), valid);
 }
 
 static gboolean
@@ -169,8 +113,7 @@ next_token (BvhParser   *self,
 
   for (;;)
     {
-      while (self->p < self->end && is_space (*self->p))
-        self->p++;
+      self->p = odori_skip_blanks (self->p, self->end);
       if (self->p < self->end)
         break;
       if (!odori_line_reader_next (&self->reader))
@@ -187,7 +130,8 @@ next_token (BvhParser   *self,
   if (*start == '{' || *start == '}')
     self->p++;
   else
-    while (self->p < self->end && !is_space (*self->p) && *self->p != '{' && *self->p != '}')
+    while (self->p < self->end && odori_blank_len (self->p, self->end) == 0 && *self->p != '{' &&
+           *self->p != '}')
       self->p++;
   *tok = start;
   *len = self->p - start;
@@ -211,8 +155,9 @@ expect_token (BvhParser   *self,
 {
   if (next_token (self, tok, len))
     return TRUE;
-  return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                    _("file ends, expected %s"), expected);
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_TRUNCATED, self->path,
+                          eof_line (self),
+                          _("file ends, expected %s"), expected);
 }
 
 static gboolean
@@ -229,9 +174,9 @@ expect_word (BvhParser   *self,
     return FALSE;
   if (token_is (tok, len, word))
     return TRUE;
-  shown = show_token (tok, len);
-  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                    "expected \"%s\" %s, got \"%s\"", word, context, shown);
+  shown = odori_excerpt (tok, len);
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, self->lineno,
+                          "expected \"%s\" %s, got \"%s\"", word, context, shown);
 }
 
 /* Numbers */
@@ -248,15 +193,15 @@ number_error (BvhParser   *self,
   g_autofree char *shown = NULL;
   const char *t = tok;
 
-  while (t < end && !is_space (*t))
+  while (t < end && odori_blank_len (t, end) == 0)
     t++;
-  shown = show_token (tok, t - tok);
+  shown = odori_excerpt (tok, t - tok);
   /* (odori_parse_double refuses numbers beyond double range, like 1e999: NUMBER) */
   if (odori_looks_non_finite (tok, t))
-    return set_error (self, error, line, ODORI_BVH_ERROR_NOT_FINITE,
-                      _("expected a finite number for %s, got \"%s\""), what, shown);
-  return set_error (self, error, line, ODORI_BVH_ERROR_NUMBER,
-                    _("expected a number for %s, got \"%s\""), what, shown);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_NOT_FINITE, self->path, line,
+                            _("expected a finite number for %s, got \"%s\""), what, shown);
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_NUMBER, self->path, line,
+                          _("expected a number for %s, got \"%s\""), what, shown);
 }
 
 /* A number that fills the whole token. */
@@ -336,8 +281,8 @@ current_joint (BvhParser   *self,
 {
   if (self->open->len == 0)
     {
-      set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                 _("%s outside of a ROOT or JOINT block"), keyword);
+      odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, self->lineno,
+                       _("%s outside of a ROOT or JOINT block"), keyword);
       return NULL;
     }
   return joint_at (self, top_open (self)->joint);
@@ -356,11 +301,8 @@ take_joint_name (BvhParser *self,
   while (stop < self->end && *stop != '{')
     stop++;
   self->p = stop;
-  while (start < stop && is_space (*start))
-    start++;
-  end = stop;
-  while (end > start && is_space (end[-1]))
-    end--;
+  start = odori_skip_blanks (start, stop);
+  end = odori_trim_blanks (start, stop);
   *len = end - start;
   return end > start && *len <= MAX_NAME ? g_strndup (start, end - start) : NULL;
 }
@@ -374,9 +316,10 @@ check_new_name (BvhParser   *self,
 
   if (!g_hash_table_lookup_extended (self->names, name, NULL, &first))
     return TRUE;
-  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_DUPLICATE,
-                    _("joint \"%s\" is defined twice (first at line %u)"),
-                    name, GPOINTER_TO_UINT (first));
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_DUPLICATE, self->path,
+                          self->lineno,
+                          _("joint \"%s\" is defined twice (first at line %u)"),
+                          name, GPOINTER_TO_UINT (first));
 }
 
 static gboolean
@@ -392,9 +335,9 @@ expect_open_brace (BvhParser   *self,
     return FALSE;
   if (len == 1 && *tok == '{')
     return TRUE;
-  shown = show_token (tok, len);
-  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                    "expected \"{\" after %s, got \"%s\"", context, shown);
+  shown = odori_excerpt (tok, len);
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, self->lineno,
+                          "expected \"{\" after %s, got \"%s\"", context, shown);
 }
 
 static gboolean
@@ -411,26 +354,26 @@ parse_joint (BvhParser   *self,
   gsize name_len;
 
   if (is_root && self->open->len > 0)
-    return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
-                      _("ROOT inside the block of joint \"%s\" (opened at line %u)"),
-                      joint_at (self, top_open (self)->joint)->seg.name,
-                      top_open (self)->brace_line);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, line,
+                            _("ROOT inside the block of joint \"%s\" (opened at line %u)"),
+                            joint_at (self, top_open (self)->joint)->seg.name,
+                            top_open (self)->brace_line);
   if (!is_root && self->open->len == 0)
-    return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
-                      _("JOINT outside of a ROOT block"));
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, line,
+                            _("JOINT outside of a ROOT block"));
   name = take_joint_name (self, &name_len);
   if (name_len > MAX_NAME)
-    return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
-                      _("the name after %s is %zu bytes long, more than %d"),
-                      keyword, name_len, MAX_NAME);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, line,
+                            _("the name after %s is %zu bytes long, more than %d"),
+                            keyword, name_len, MAX_NAME);
   if (name == NULL)
-    return set_error (self, error, line, ODORI_BVH_ERROR_SYNTAX,
-                      _("expected a joint name after %s"), keyword);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, line,
+                            _("expected a joint name after %s"), keyword);
   if (!check_new_name (self, name, error))
     return FALSE;
   if (self->open->len >= MAX_DEPTH)
-    return set_error (self, error, line, ODORI_BVH_ERROR_TOO_DEEP,
-                      _("joint \"%s\" is nested deeper than %d levels"), name, MAX_DEPTH);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_TOO_DEEP, self->path, line,
+                            _("joint \"%s\" is nested deeper than %d levels"), name, MAX_DEPTH);
   context = g_strdup_printf ("%s \"%s\"", keyword, name);
   if (!expect_open_brace (self, context, error))
     return FALSE;
@@ -456,8 +399,9 @@ parse_offset (BvhParser   *self,
   if (joint == NULL)
     return FALSE;
   if (joint->has_offset)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      _("second OFFSET in joint \"%s\""), joint->seg.name);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                            self->lineno,
+                            _("second OFFSET in joint \"%s\""), joint->seg.name);
   joint->has_offset = TRUE;
   return read_vec3 (self, "OFFSET", joint->seg.offset, error);
 }
@@ -512,14 +456,15 @@ parse_channel_name (BvhParser     *self,
     return FALSE;
   if (channel_from_token (tok, len, channel))
     return TRUE;
-  shown = show_token (tok, len);
+  shown = odori_excerpt (tok, len);
   if (is_structure_token (tok, len))
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      _("CHANNELS %" PRId64 " at line %u lists only %u names, "
-                        "then \"%s\""), self->channels_count, self->channels_line, index, shown);
-  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                    _("unknown channel \"%s\" (expected Xposition, Yposition, Zposition, "
-                      "Xrotation, Yrotation or Zrotation)"), shown);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                            self->lineno,
+                            _("CHANNELS %" PRId64 " at line %u lists only %u names, then "
+                              "\"%s\""), self->channels_count, self->channels_line, index, shown);
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, self->lineno,
+                          _("unknown channel \"%s\" (expected Xposition, Yposition, Zposition, "
+                            "Xrotation, Yrotation or Zrotation)"), shown);
 }
 
 static gboolean
@@ -534,16 +479,18 @@ parse_channels (BvhParser   *self,
   if (joint == NULL)
     return FALSE;
   if (joint->has_channels)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      _("second CHANNELS in joint \"%s\""), joint->seg.name);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                            self->lineno,
+                            _("second CHANNELS in joint \"%s\""), joint->seg.name);
   joint->has_channels = TRUE;
   self->channels_line = self->lineno;
   if (!expect_token (self, &tok, &len, _("a channel count"), error) ||
       !token_to_int (self, tok, len, _("the channel count"), &count, error))
     return FALSE;
   if (count < 0 || count > 6)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      "CHANNELS %" G_GINT64_FORMAT ": expected 0 to 6 channels", count);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                            self->lineno,
+                            "CHANNELS %" G_GINT64_FORMAT ": expected 0 to 6 channels", count);
   self->channels_count = count;
 
   joint->first_value = self->n_values;
@@ -575,18 +522,16 @@ parse_end_site (BvhParser   *self,
     return FALSE;
   if (len != 1 || *tok != '}')
     {
-      shown = show_token (tok, len);
-      return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                        _("expected \"}\" closing the End Site of line %u, got \"%s\""),
-                        line, shown);
+      shown = odori_excerpt (tok, len);
+      return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                              self->lineno,
+                              _("expected \"}\" closing the End Site of line %u, got \"%s\""),
+                              line, shown);
     }
   if (joint->seg.has_end_site)
     {
-      if (self->warnings != NULL)
-        g_ptr_array_add (self->warnings,
-                         odori_diagnostic_new (self->path, line, FALSE,
-                                               _("second End Site of joint \"%s\" ignored"),
-                                               joint->seg.name));
+      odori_add_warning (self->warnings, self->path, line,
+                         _("second End Site of joint \"%s\" ignored"), joint->seg.name);
       return TRUE;
     }
   joint->seg.has_end_site = TRUE;
@@ -601,14 +546,13 @@ close_brace (BvhParser   *self,
   BvhJoint *joint;
 
   if (self->open->len == 0)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_UNBALANCED,
-                      _("\"}\" without a matching \"{\""));
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_UNBALANCED, self->path,
+                            self->lineno,
+                            _("\"}\" without a matching \"{\""));
   joint = joint_at (self, top_open (self)->joint);
-  if (!joint->has_offset && self->warnings != NULL)
-    g_ptr_array_add (self->warnings,
-                     odori_diagnostic_new (self->path, joint->line, FALSE,
-                                           _("joint \"%s\" has no OFFSET; using 0 0 0"),
-                                           joint->seg.name));
+  if (!joint->has_offset)
+    odori_add_warning (self->warnings, self->path, joint->line,
+                       _("joint \"%s\" has no OFFSET; using 0 0 0"), joint->seg.name);
   g_array_set_size (self->open, self->open->len - 1);
   return TRUE;
 }
@@ -618,12 +562,14 @@ hierarchy_at_eof (BvhParser   *self,
                   GError     **error)
 {
   if (self->open->len > 0)
-    return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                      _("file ends inside joint \"%s\" (\"{\" at line %u), expected MOTION"),
-                      joint_at (self, top_open (self)->joint)->seg.name,
-                      top_open (self)->brace_line);
-  return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                    _("file ends before MOTION"));
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_TRUNCATED, self->path,
+                            eof_line (self),
+                            _("file ends inside joint \"%s\" (\"{\" at line %u), expected MOTION"),
+                            joint_at (self, top_open (self)->joint)->seg.name,
+                            top_open (self)->brace_line);
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_TRUNCATED, self->path,
+                          eof_line (self),
+                          _("file ends before MOTION"));
 }
 
 static gboolean
@@ -635,13 +581,15 @@ hierarchy_at_motion (BvhParser   *self,
       BvhOpen *open = top_open (self);
 
       /* Named by the brace that is left open: that is where the fix goes. */
-      return set_error (self, error, open->brace_line, ODORI_BVH_ERROR_UNBALANCED,
-                        _("\"{\" of joint \"%s\" is not closed before MOTION at line %u"),
-                        joint_at (self, open->joint)->seg.name, self->lineno);
+      return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_UNBALANCED, self->path,
+                              open->brace_line,
+                              _("\"{\" of joint \"%s\" is not closed before MOTION at line %u"),
+                              joint_at (self, open->joint)->seg.name, self->lineno);
     }
   if (self->joints->len == 0)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      _("expected a ROOT before MOTION"));
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                            self->lineno,
+                            _("expected a ROOT before MOTION"));
   return TRUE;
 }
 
@@ -665,14 +613,15 @@ parse_hierarchy_token (BvhParser   *self,
   if (token_is (tok, len, "}"))
     return close_brace (self, error);
 
-  shown = show_token (tok, len);
+  shown = odori_excerpt (tok, len);
   if (channel_from_token (tok, len, &channel) && self->channels_line != 0)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                      _("CHANNELS %" PRId64 " at line %u lists more names: \"%s\""),
-                      self->channels_count, self->channels_line, shown);
-  return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                    _("expected ROOT, JOINT, OFFSET, CHANNELS, End Site, \"}\" or MOTION, "
-                      "got \"%s\""), shown);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                            self->lineno,
+                            _("CHANNELS %" PRId64 " at line %u lists more names: \"%s\""),
+                            self->channels_count, self->channels_line, shown);
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path, self->lineno,
+                          _("expected ROOT, JOINT, OFFSET, CHANNELS, End Site, \"}\" or MOTION, "
+                            "got \"%s\""), shown);
 }
 
 static gboolean
@@ -684,13 +633,15 @@ parse_hierarchy (BvhParser   *self,
   gsize len;
 
   if (!next_token (self, &tok, &len))
-    return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                      _("file is empty, expected HIERARCHY"));
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_TRUNCATED, self->path,
+                            eof_line (self),
+                            _("file is empty, expected HIERARCHY"));
   if (!token_is (tok, len, "HIERARCHY"))
     {
-      shown = show_token (tok, len);
-      return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                        _("expected HIERARCHY, got \"%s\""), shown);
+      shown = odori_excerpt (tok, len);
+      return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                              self->lineno,
+                              _("expected HIERARCHY, got \"%s\""), shown);
     }
   for (;;)
     {
@@ -722,9 +673,10 @@ parse_label_value (BvhParser   *self,
     return FALSE;
   if (len < label_len || g_ascii_strncasecmp (tok, label, label_len) != 0)
     {
-      shown = show_token (tok, len);
-      return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                        _("expected \"%s\" after MOTION, got \"%s\""), label, shown);
+      shown = odori_excerpt (tok, len);
+      return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                              self->lineno,
+                              _("expected \"%s\" after MOTION, got \"%s\""), label, shown);
     }
   if (len > label_len)
     {
@@ -750,8 +702,9 @@ parse_motion_header (BvhParser   *self,
       !token_to_int (self, tok, len, "Frames:", &frames, error))
     return FALSE;
   if (frames < 0)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_NUMBER,
-                      _("expected a frame count of 0 or more, got %" PRId64), frames);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_NUMBER, self->path,
+                            self->lineno,
+                            _("expected a frame count of 0 or more, got %" PRId64), frames);
   *n_frames = frames;
 
   if (!expect_word (self, "Frame", _("after the frame count"), error) ||
@@ -759,15 +712,17 @@ parse_motion_header (BvhParser   *self,
       !token_to_double (self, tok, len, "Frame Time:", frame_time, error))
     return FALSE;
   if (*frame_time <= 0)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_NUMBER,
-                      _("expected a positive frame time, got %g"), *frame_time);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_NUMBER, self->path,
+                            self->lineno,
+                            _("expected a positive frame time, got %g"), *frame_time);
 
   self->p = odori_skip_blanks (self->p, self->end);
   if (self->p < self->end)
     {
-      shown = show_token (self->p, self->end - self->p);
-      return set_error (self, error, self->lineno, ODORI_BVH_ERROR_SYNTAX,
-                        _("unexpected \"%s\" after the frame time"), shown);
+      shown = odori_excerpt (self->p, self->end - self->p);
+      return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_SYNTAX, self->path,
+                              self->lineno,
+                              _("unexpected \"%s\" after the frame time"), shown);
     }
   return TRUE;
 }
@@ -793,29 +748,31 @@ parse_frame_line (BvhParser   *self,
     {
       const char *start;
 
-      p = skip_space (p, end);
+      p = odori_skip_blanks (p, end);
       if (p == end)
-        return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_COUNT,
-                          _("frame %" PRIu64 ": expected %u channel values, got %u"),
-                          frame + 1, n, i);
+        return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_COUNT, self->path,
+                                self->reader.lineno,
+                                _("frame %" PRIu64 ": expected %u channel values, got %u"),
+                                frame + 1, n, i);
       start = p;
-      if (!odori_parse_double_ahead (&p, end, limit, &values[i]) || (p < end && !is_space (*p)) ||
-          !isfinite (values[i]))
+      if (!odori_parse_double_ahead (&p, end, limit, &values[i]) ||
+          (p < end && odori_blank_len (p, end) == 0) || !isfinite (values[i]))
         return number_error (self, error, self->reader.lineno, start, end, _("a channel value"));
     }
 
-  p = skip_space (p, end);
+  p = odori_skip_blanks (p, end);
   if (p == end)
     return TRUE;
   for (got = n; p < end; got++)
     {
-      while (p < end && !is_space (*p))
+      while (p < end && odori_blank_len (p, end) == 0)
         p++;
-      p = skip_space (p, end);
+      p = odori_skip_blanks (p, end);
     }
-  return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_COUNT,
-                    _("frame %" PRIu64 ": expected %u channel values, got %u"),
-                    frame + 1, n, got);
+  return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_COUNT, self->path,
+                          self->reader.lineno,
+                          _("frame %" PRIu64 ": expected %u channel values, got %u"),
+                          frame + 1, n, got);
 }
 
 /* Q = Q · R, R the rotation by ANGLE_DEG about AXIS (0 x, 1 y, 2 z). R has one non-zero
@@ -948,10 +905,11 @@ check_frame_range (BvhParser    *self,
 
       for (guint k = 0; k < 3; k++)
         if (G_UNLIKELY (!(fabsf (xf->position[k]) <= MAX_ABS_VALUE)))
-          return set_error (self, error, self->reader.lineno, ODORI_BVH_ERROR_NUMBER,
-                            _("frame %" PRIu64 ": joint \"%s\" ends up at %.0f, out "
-                              "of range (offsets and positions add up to more than 1e15)"),
-                            frame + 1, motion->segments[s].name, (double) xf->position[k]);
+          return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_NUMBER, self->path,
+                                  self->reader.lineno,
+                                  _("frame %" PRIu64 ": joint \"%s\" ends up at %.0f, out of range "
+                                    "(offsets and positions add up to more than 1e15)"),
+                                  frame + 1, motion->segments[s].name, (double) xf->position[k]);
     }
   return TRUE;
 }
@@ -993,13 +951,14 @@ parse_frames (BvhParser    *self,
     }
 
   if (extra > 0)
-    return set_error (self, error, extra_line, ODORI_BVH_ERROR_COUNT,
-                      _("Frames: %" PRIu64 ", but %" PRIu64
-                        " frame lines follow"), n_frames, n_frames + extra);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_COUNT, self->path, extra_line,
+                            _("Frames: %" PRIu64 ", but %" PRIu64
+                              " frame lines follow"), n_frames, n_frames + extra);
   if (frame < n_frames)
-    return set_error (self, error, eof_line (self), ODORI_BVH_ERROR_TRUNCATED,
-                      _("Frames: %" PRIu64 ", but the file ends after %"
-                        PRIu64 " frames"), n_frames, frame);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_TRUNCATED, self->path,
+                            eof_line (self),
+                            _("Frames: %" PRIu64 ", but the file ends after %"
+                              PRIu64 " frames"), n_frames, frame);
   return TRUE;
 }
 
@@ -1155,13 +1114,13 @@ allocate_motion (BvhParser    *self,
 
   *out = NULL;
   if (self->n_values == 0 && n_frames > 0)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_COUNT,
-                      _("Frames: %" PRIu64 ", but no joint has CHANNELS"), n_frames);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_COUNT, self->path, self->lineno,
+                            _("Frames: %" PRIu64 ", but no joint has CHANNELS"), n_frames);
   if (n_frames > 0 && n_frames > (remaining + 1) / (2 * (guint64) self->n_values))
     return TRUE;
   if (n_frames > G_MAXUINT)
-    return set_error (self, error, self->lineno, ODORI_BVH_ERROR_COUNT,
-                      _("Frames: %" PRIu64 " is too many"), n_frames);
+    return odori_set_error (error, ODORI_BVH_ERROR, ODORI_BVH_ERROR_COUNT, self->path, self->lineno,
+                            _("Frames: %" PRIu64 " is too many"), n_frames);
 
   /* parse_frames writes every segment of every frame (or the motion is dropped) */
   *out = odori_motion_new_unset (self->joints->len, n_frames, frame_time, &local_error);
@@ -1295,11 +1254,10 @@ odori_bvh_sniff (const char *data,
   end = data + len;
   if (len >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
     p += 3;
-  while (p < end && is_space (*p))
-    p++;
+  p = odori_skip_blanks (p, end);
   if ((gsize) (end - p) < sizeof word - 1 ||
       g_ascii_strncasecmp (p, word, sizeof word - 1) != 0)
     return FALSE;
   p += sizeof word - 1;
-  return p == end || is_space (*p) || *p == '{';
+  return p == end || odori_blank_len (p, end) > 0 || *p == '{';
 }

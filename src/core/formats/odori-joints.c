@@ -31,13 +31,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-joints.h"
+#include "odori-reader.h"
 
 G_DEFINE_QUARK (odori-joints-error-quark, odori_joints_error)
 
 #define HEADER "NI_JOINTS_TEXT_FILE"
 #define WRAP_MS 60000.0
 #define MAX_ABS_POSITION_M 1e6
-#define EXCERPT_MAX 40
 /* Longest joint name, in bytes (as BVA and BVH names): a longer one is garbage that
  * would be copied into every warning and segment. */
 #define MAX_NAME 1024
@@ -107,84 +107,23 @@ odori_joints_sniff (const char *data,
     p += 3;
   if ((gsize) (end - p) < n || memcmp (p, HEADER, n) != 0)
     return FALSE;
-  p = odori_skip_blanks (p + n, end);
+  /* trailing blanks, up to the line end */
+  for (p += n; p < end && *p != '\n' && *p != '\r' && odori_blank_len (p, end) > 0;)
+    p += odori_blank_len (p, end);
   return p == end || *p == '\n' || *p == '\r';
 }
 
 /* Errors */
 
-static char *
-excerpt (const char *s,
-         gsize       len)
-{
-  g_autofree char *valid = NULL;
-  const char *end;
-
-  if (len <= EXCERPT_MAX)
-    return g_utf8_make_valid (s, len);
-  end = s + EXCERPT_MAX;
-  while (end > s && ((guchar) *end & 0xC0) == 0x80)
-    end--;
-  valid = g_utf8_make_valid (s, end - s);
-  return g_strconcat (valid, "…", NULL);
-}
-
-/* EXCERPT of [s, s + len) kept in *SLOT (freed by the caller's g_autofree), for messages. */
+/* An excerpt of [s, s + len) kept in *SLOT (freed by the caller's g_autofree), for messages. */
 static const char *
 keep_excerpt (char      **slot,
               const char *s,
               gsize       len)
 {
   g_free (*slot);
-  *slot = excerpt (s, len);
+  *slot = odori_excerpt (s, len);
   return *slot;
-}
-
-static gboolean set_error (Parser            *p,
-                           GError           **error,
-                           OdoriJointsError   code,
-                           guint              line,
-                           const char        *format,
-                           ...) G_GNUC_PRINTF (5, 6);
-
-static gboolean
-set_error (Parser            *p,
-           GError           **error,
-           OdoriJointsError   code,
-           guint              line,
-           const char        *format,
-           ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, ODORI_JOINTS_ERROR, code, "%s:%u: %s", p->path, MAX (line, 1), message);
-  return FALSE;
-}
-
-static void warn (Parser     *p,
-                  guint       line,
-                  const char *format,
-                  ...) G_GNUC_PRINTF (3, 4);
-
-static void
-warn (Parser     *p,
-      guint       line,
-      const char *format,
-      ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  if (p->warnings == NULL)
-    return;
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_ptr_array_add (p->warnings, odori_diagnostic_new (p->path, line, FALSE, "%s", message));
 }
 
 /* Lines */
@@ -203,14 +142,15 @@ frame_time_line (Parser      *p,
 
   if (!odori_parse_double (&s, end, &raw) || odori_skip_blanks (s, end) != end)
     {
-      g_autofree char *text = excerpt (line, len);
+      g_autofree char *text = odori_excerpt (line, len);
 
-      return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
-                        _("expected a frame time in milliseconds, got \"%s\""), text);
+      return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_SYNTAX, p->path, lineno,
+                              _("expected a frame time in milliseconds, got \"%s\""), text);
     }
   if (!isfinite (raw))
-    return set_error (p, error, ODORI_JOINTS_ERROR_NOT_FINITE, lineno,
-                      _("the frame time is not a finite number"));
+    return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NOT_FINITE, p->path,
+                            lineno,
+                            _("the frame time is not a finite number"));
 
   ms = raw + p->offset;
   if (p->frames->len > 0)
@@ -229,8 +169,9 @@ frame_time_line (Parser      *p,
         }
       if (ms == last->ms)
         {
-          warn (p, lineno, _("frame time %g ms repeats the frame on line %u, which it replaces"),
-                raw, last->line);
+          odori_add_warning (p->warnings, p->path, lineno,
+                             _("frame time %g ms repeats the frame on line %u, which it replaces"),
+                             raw, last->line);
           last->dropped = TRUE;
         }
     }
@@ -255,7 +196,8 @@ joint_index (Parser     *p,
 
   j = p->names->len;
   if (!odori_joints_is_known (key))
-    warn (p, lineno, _("unknown joint \"%s\" kept as an extra segment"), key);
+    odori_add_warning (p->warnings, p->path, lineno,
+                       _("unknown joint \"%s\" kept as an extra segment"), key);
   g_ptr_array_add (p->names, g_strdup (key));
   g_hash_table_insert (p->index, g_steal_pointer (&key), GUINT_TO_POINTER (j + 1));
   g_array_append_val (p->last_frame, zero);
@@ -284,21 +226,22 @@ joint_line (Parser      *p,
   if (name_len == 0)
     return TRUE;  /* a blank line */
   if (name_len > MAX_NAME)
-    return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
-                      _("the joint name is %zu bytes long, more than %d"),
-                      name_len, MAX_NAME);
+    return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_SYNTAX, p->path, lineno,
+                            _("the joint name is %zu bytes long, more than %d"),
+                            name_len, MAX_NAME);
   for (gsize k = 0; k < name_len; k++)
     if ((guchar) name[k] < 0x20 || name[k] == 0x7f)
-      return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
-                        _("the joint name \"%s\" contains a control character"),
-                        keep_excerpt (&jn, name, name_len));
+      return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_SYNTAX, p->path, lineno,
+                              _("the joint name \"%s\" contains a control character"),
+                              keep_excerpt (&jn, name, name_len));
   if (p->frames->len == 0)
     {
-      g_autofree char *text = excerpt (name, name_len);
+      g_autofree char *text = odori_excerpt (name, name_len);
 
-      return set_error (p, error, ODORI_JOINTS_ERROR_NO_FRAME_TIME, lineno,
-                        _("joint data for \"%s\" before the first frame time line (a line "
-                          "starting with a digit: the frame's time in milliseconds)"), text);
+      return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NO_FRAME_TIME, p->path,
+                              lineno,
+                              _("joint data for \"%s\" before the first frame time line (a line "
+                                "starting with a digit: the frame's time in milliseconds)"), text);
     }
 
   while ((tok_len = odori_next_token (&s, end, &tok)) > 0)
@@ -312,45 +255,51 @@ joint_line (Parser      *p,
         }
       if (!odori_parse_double (&q, tok + tok_len, &v[n]) || q != tok + tok_len)
         {
-          g_autofree char *text = excerpt (tok, tok_len);
+          g_autofree char *text = odori_excerpt (tok, tok_len);
 
           if (odori_looks_non_finite (tok, tok + tok_len))
-            return set_error (p, error, ODORI_JOINTS_ERROR_NOT_FINITE, lineno,
-                              _("value %u of joint %s is \"%s\", not a finite number"), n + 1,
-                              keep_excerpt (&jn, name, name_len), text);
-          return set_error (p, error, ODORI_JOINTS_ERROR_NUMBER, lineno,
-                            _("value %u of joint %s: expected a number, got \"%s\""), n + 1,
-                            keep_excerpt (&jn, name, name_len), text);
+            return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NOT_FINITE,
+                                    p->path, lineno,
+                                    _("value %u of joint %s is \"%s\", not a finite number"), n + 1,
+                                    keep_excerpt (&jn, name, name_len), text);
+          return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NUMBER, p->path,
+                                  lineno,
+                                  _("value %u of joint %s: expected a number, got \"%s\""), n + 1,
+                                  keep_excerpt (&jn, name, name_len), text);
         }
       if (!isfinite (v[n]))
-        return set_error (p, error, ODORI_JOINTS_ERROR_NOT_FINITE, lineno,
-                          _("value %u of joint %s is not a finite number"), n + 1,
-                          keep_excerpt (&jn, name, name_len));
+        return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NOT_FINITE, p->path,
+                                lineno,
+                                _("value %u of joint %s is not a finite number"), n + 1,
+                                keep_excerpt (&jn, name, name_len));
       n++;
     }
   if (n < 7 || n > 8)
-    return set_error (p, error, ODORI_JOINTS_ERROR_SYNTAX, lineno,
-                      g_dngettext (GETTEXT_PACKAGE,
-                                   "expected a joint name and 7 numbers (position X Y Z in metres, "
-                                   "quaternion X Y Z W), optionally an angle, found %u number after %s",
-                                   "expected a joint name and 7 numbers (position X Y Z in metres, "
-                                   "quaternion X Y Z W), optionally an angle, found %u numbers after %s",
-                                   n),
-                      n, keep_excerpt (&jn, name, name_len));
+    return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_SYNTAX, p->path, lineno,
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "expected a joint name and 7 numbers (position X Y Z in "
+                                         "metres, quaternion X Y Z W), optionally an angle, found "
+                                         "%u number after %s",
+                                         "expected a joint name and 7 numbers (position X Y Z in "
+                                         "metres, quaternion X Y Z W), optionally an angle, found "
+                                         "%u numbers after %s",
+                                         n),
+                            n, keep_excerpt (&jn, name, name_len));
   for (guint k = 0; k < 3; k++)
     if (fabs (v[k]) > MAX_ABS_POSITION_M)
-      return set_error (p, error, ODORI_JOINTS_ERROR_NUMBER, lineno,
-                        _("position %g m of joint %s is out of range"), v[k],
-                        keep_excerpt (&jn, name, name_len));
+      return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NUMBER, p->path, lineno,
+                              _("position %g m of joint %s is out of range"), v[k],
+                              keep_excerpt (&jn, name, name_len));
   qlen = sqrt (v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
   if (!isfinite (qlen))
-    return set_error (p, error, ODORI_JOINTS_ERROR_NUMBER, lineno,
-                      _("the quaternion of joint %s is out of range"),
-                      keep_excerpt (&jn, name, name_len));
+    return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_NUMBER, p->path, lineno,
+                            _("the quaternion of joint %s is out of range"),
+                            keep_excerpt (&jn, name, name_len));
   if (!(qlen > 1e-12))
-    return set_error (p, error, ODORI_JOINTS_ERROR_ZERO_QUATERNION, lineno,
-                      _("the quaternion of joint %s is (0, 0, 0, 0): a rotation needs a "
-                        "non-zero quaternion"), keep_excerpt (&jn, name, name_len));
+    return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_ZERO_QUATERNION, p->path,
+                            lineno,
+                            _("the quaternion of joint %s is (0, 0, 0, 0): a rotation needs a "
+                              "non-zero quaternion"), keep_excerpt (&jn, name, name_len));
 
   j = joint_index (p, name, name_len, lineno);
   frame = p->frames->len - 1;
@@ -365,8 +314,9 @@ joint_line (Parser      *p,
     {
       Frame *f = &g_array_index (p->frames, Frame, frame);
 
-      warn (p, lineno, _("joint %s is given twice in the frame of line %u; this line is used"),
-            (const char *) g_ptr_array_index (p->names, j), f->line);
+      odori_add_warning (p->warnings, p->path, lineno,
+                         _("joint %s is given twice in the frame of line %u; this line is used"),
+                         (const char *) g_ptr_array_index (p->names, j), f->line);
       g_array_index (p->samples, Sample, g_array_index (p->last_sample, guint, j)) = sample;
       return TRUE;
     }
@@ -397,10 +347,12 @@ parse_lines (Parser         *p,
           if (len < n || memcmp (line, HEADER, n) != 0 ||
               odori_skip_blanks (line + n, line + len) != line + len)
             {
-              g_autofree char *text = excerpt (line, len);
+              g_autofree char *text = odori_excerpt (line, len);
 
-              return set_error (p, error, ODORI_JOINTS_ERROR_HEADER, reader.lineno,
-                                _("expected the header NI_JOINTS_TEXT_FILE, got \"%s\""), text);
+              return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_HEADER, p->path,
+                                      reader.lineno,
+                                      _("expected the header NI_JOINTS_TEXT_FILE, got "
+                                        "\"%s\""), text);
             }
           header = TRUE;
           continue;
@@ -420,8 +372,8 @@ parse_lines (Parser         *p,
       /* anything else is a comment */
     }
   if (!header)
-    return set_error (p, error, ODORI_JOINTS_ERROR_HEADER, 1,
-                      _("expected the header NI_JOINTS_TEXT_FILE, got an empty file"));
+    return odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_HEADER, p->path, 1,
+                            _("expected the header NI_JOINTS_TEXT_FILE, got an empty file"));
   return TRUE;
 }
 
@@ -522,10 +474,10 @@ warn_missing (Parser             *p,
       for (guint k = 0; k < js->count[j]; k++, expect++)
         if (g_array_index (p->samples, Sample, order[k]).frame != expect)
           break;
-      warn (p, kept_frames[MIN (expect, n_in - 1)].line,
-            _("joint %s is missing from %u of %u frames (first from this frame); it holds "
-              "its previous value"),
-            (const char *) g_ptr_array_index (p->names, j), n_in - js->count[j], n_in);
+      odori_add_warning (p->warnings, p->path, kept_frames[MIN (expect, n_in - 1)].line,
+                         _("joint %s is missing from %u of %u frames (first from this frame); it "
+                           "holds its previous value"),
+                         (const char *) g_ptr_array_index (p->names, j), n_in - js->count[j], n_in);
     }
 }
 
@@ -565,12 +517,14 @@ build_capture (Parser                   *p,
     if (js.count[j] > 0)
       live[n_joints++] = j;
     else
-      warn (p, 0, _("joint %s appears only in replaced frames; it is left out"),
-            (const char *) g_ptr_array_index (p->names, j));
+      odori_add_warning (p->warnings, p->path, 0,
+                         _("joint %s appears only in replaced frames; it is left out"),
+                         (const char *) g_ptr_array_index (p->names, j));
   if (n_joints == 0)
     {
-      set_error (p, error, ODORI_JOINTS_ERROR_EMPTY, kept_frames[0].line,
-                 _("no joint data line in the frames that are kept"));
+      odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_EMPTY, p->path,
+                       kept_frames[0].line,
+                       _("no joint data line in the frames that are kept"));
       goto out;
     }
   warn_missing (p, &js, kept_frames, n_in);
@@ -661,15 +615,17 @@ odori_joints_load_text (OdoriTextFile            *file,
     goto out;
   if (p.frames->len == 0)
     {
-      set_error (&p, error, ODORI_JOINTS_ERROR_EMPTY, 2,
-                 _("no frame time line (a line starting with a digit: the frame's time in "
-                   "milliseconds)"));
+      odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_EMPTY, p.path, 2,
+                       _("no frame time line (a line starting with a digit: the frame's time in "
+                         "milliseconds)"));
       goto out;
     }
   if (p.samples->len == 0)
     {
-      set_error (&p, error, ODORI_JOINTS_ERROR_EMPTY, g_array_index (p.frames, Frame, 0).line,
-                 _("no joint data line (a line starting with a blank: name, X Y Z, quaternion)"));
+      odori_set_error (error, ODORI_JOINTS_ERROR, ODORI_JOINTS_ERROR_EMPTY, p.path,
+                       g_array_index (p.frames, Frame, 0).line,
+                       _("no joint data line (a line starting with a blank: name, X Y Z, "
+                         "quaternion)"));
       goto out;
     }
   capture = build_capture (&p, len, options, error);

@@ -33,11 +33,10 @@
 #include <libxml/tree.h>
 
 #include "odori-kbs.h"
+#include "odori-reader.h"
 
 G_DEFINE_QUARK (odori-kbs-error-quark, odori_kbs_error)
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlParserCtxt, xmlFreeParserCtxt)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlBuffer, xmlBufferFree)
 
 #define KBS_KIND "KinectBoneSettingFile"
@@ -156,41 +155,6 @@ odori_kbs_find_bone (const OdoriKbs *kbs,
 }
 
 /* Errors */
-
-static gboolean set_error (GError     **error,
-                           int          code,
-                           const char  *path,
-                           long         line,
-                           const char  *format,
-                           ...) G_GNUC_PRINTF (5, 6);
-
-static gboolean
-set_error (GError     **error,
-           int          code,
-           const char  *path,
-           long         line,
-           const char  *format,
-           ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, ODORI_KBS_ERROR, code, "%s:%ld: %s", path, MAX (line, 1), message);
-  return FALSE;
-}
-
-static void
-add_warning (GPtrArray  *warnings,
-             const char *path,
-             guint       line,
-             const char *message)
-{
-  if (warnings != NULL)
-    g_ptr_array_add (warnings, odori_diagnostic_new (path, line, FALSE, "%s", message));
-}
 
 /* A bone name is a line of text: no control characters but tabs (they could not be
  * written back as XML, and no model names a bone with them). */
@@ -335,71 +299,6 @@ odori_kbs_load (const char  *path,
 
 /* XML */
 
-typedef struct
-{
-  gboolean  dtd;
-  long      dtd_line;
-  char     *first_error;
-  long      first_error_line;
-} ParseGuard;
-
-static void
-structured_error_cb (void           *ctx,
-                     const xmlError *xerr)
-{
-  xmlParserCtxtPtr ctxt = ctx;
-  ParseGuard *guard = ctxt->_private;
-
-  if (guard->first_error != NULL || xerr == NULL || xerr->level < XML_ERR_ERROR)
-    return;
-  guard->first_error = g_strchomp (g_strdup (xerr->message ? xerr->message : "error"));
-  guard->first_error_line = xerr->line;
-}
-
-static void
-refuse_dtd (void *ctx)
-{
-  xmlParserCtxtPtr ctxt = ctx;
-  ParseGuard *guard = ctxt->_private;
-
-  if (!guard->dtd)
-    {
-      guard->dtd = TRUE;
-      guard->dtd_line = ctxt->input != NULL ? ctxt->input->line : 0;
-    }
-  xmlStopParser (ctxt);
-}
-
-static void
-internal_subset_cb (void          *ctx,
-                    const xmlChar *name,
-                    const xmlChar *external_id,
-                    const xmlChar *system_id)
-{
-  refuse_dtd (ctx);
-}
-
-static void
-entity_decl_cb (void          *ctx,
-                const xmlChar *name,
-                int            type,
-                const xmlChar *public_id,
-                const xmlChar *system_id,
-                xmlChar       *content)
-{
-  refuse_dtd (ctx);
-}
-
-static void
-unparsed_entity_decl_cb (void          *ctx,
-                         const xmlChar *name,
-                         const xmlChar *public_id,
-                         const xmlChar *system_id,
-                         const xmlChar *notation_name)
-{
-  refuse_dtd (ctx);
-}
-
 /* The encoding named in the XML declaration at the start of DATA, or NULL. */
 static char *
 declared_encoding (const char *data,
@@ -452,14 +351,14 @@ parse_xml (const char     *path,
            OdoriEncoding  *encoding,
            GError        **error)
 {
-  g_autoptr(xmlParserCtxt) ctxt = NULL;
-  g_autoptr(xmlDoc) doc = NULL;
   g_autofree char *declared = declared_encoding (data, len);
   g_autofree char *converted = NULL;
-  g_autofree char *first_error = NULL;
-  ParseGuard guard = { FALSE, 0, NULL, 0 };
   const char *forced = NULL;
-  int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES;
+  const OdoriXmlErrors xml_errors = {
+    ODORI_KBS_ERROR, ODORI_KBS_ERROR_XML, ODORI_KBS_ERROR_DTD,
+    _("a DOCTYPE or entity declaration: a KBS file has none, and it is not read (no external "
+      "entities, no entity expansion)"),
+  };
 
   *encoding = len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0 ? ODORI_ENCODING_UTF8_BOM
                                                                 : ODORI_ENCODING_UTF8;
@@ -470,63 +369,25 @@ parse_xml (const char     *path,
       converted = g_convert (data, len, "UTF-8", "CP932", &bytes_read, &written, NULL);
       if (converted == NULL)
         {
-          set_error (error, ODORI_KBS_ERROR_XML, path, 1,
-                     _("the file declares encoding \"%s\" but byte %zu is not "
-                       "Shift_JIS"), declared, bytes_read + 1);
+          odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_XML, path, 1,
+                           _("the file declares encoding \"%s\" but byte %zu is not "
+                             "Shift_JIS"), declared, bytes_read + 1);
           return NULL;
         }
       data = converted;
       len = written;
       forced = "UTF-8";
-      options |= XML_PARSE_IGNORE_ENC;
       *encoding = ODORI_ENCODING_SHIFT_JIS;
     }
 
   if (len > G_MAXINT)
     {
-      set_error (error, ODORI_KBS_ERROR_TOO_LARGE, path, 1, _("the file is too large for a KBS"));
+      odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_TOO_LARGE, path, 1,
+                       _("the file is too large for a KBS"));
       return NULL;
     }
 
-  ctxt = xmlNewParserCtxt ();
-  if (ctxt == NULL)
-    {
-      set_error (error, ODORI_KBS_ERROR_XML, path, 1, _("cannot create an XML parser"));
-      return NULL;
-    }
-  ctxt->_private = &guard;
-  ctxt->sax->internalSubset = internal_subset_cb;
-  ctxt->sax->entityDecl = entity_decl_cb;
-  ctxt->sax->unparsedEntityDecl = unparsed_entity_decl_cb;
-  ctxt->sax->serror = (xmlStructuredErrorFunc) structured_error_cb;
-  /* No XML_PARSE_NOENT (substitution), XML_PARSE_DTDLOAD or XML_PARSE_XINCLUDE: nothing
-   * outside the file is ever read. */
-  doc = xmlCtxtReadMemory (ctxt, data, (int) len, path, forced, options);
-  first_error = g_steal_pointer (&guard.first_error);
-  if (first_error != NULL && !g_utf8_validate (first_error, -1, NULL))
-    {
-      /* libxml2 quotes the input in its messages: keep ours valid UTF-8 */
-      char *valid = g_utf8_make_valid (first_error, -1);
-
-      g_free (first_error);
-      first_error = valid;
-    }
-
-  if (guard.dtd)
-    {
-      set_error (error, ODORI_KBS_ERROR_DTD, path, guard.dtd_line,
-                 _("a DOCTYPE or entity declaration: a KBS file has none, and it is not read "
-                   "(no external entities, no entity expansion)"));
-      return NULL;
-    }
-  if (doc != NULL && ctxt->wellFormed && first_error == NULL)
-    return g_steal_pointer (&doc);
-  if (first_error != NULL)
-    set_error (error, ODORI_KBS_ERROR_XML, path, guard.first_error_line,
-               _("not well-formed XML: %s"), first_error);
-  else
-    set_error (error, ODORI_KBS_ERROR_XML, path, 1, _("not well-formed XML"));
-  return NULL;
+  return odori_xml_read (path, data, len, forced, &xml_errors, error);
 }
 
 static xmlNode *
@@ -575,17 +436,20 @@ read_file_info (OdoriKbs    *kbs,
   g_autofree char *kind_text = NULL;
 
   if (info == NULL)
-    return set_error (error, ODORI_KBS_ERROR_FILE_INFO, path, xmlGetLineNo (root),
-                      _("expected a <FileInfo> element in <KBS>, found none"));
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_FILE_INFO, path,
+                            xmlGetLineNo (root),
+                            _("expected a <FileInfo> element in <KBS>, found none"));
   kind = first_child_element (info, "kind");
   if (kind == NULL)
-    return set_error (error, ODORI_KBS_ERROR_KIND, path, xmlGetLineNo (info),
-                      _("expected <kind>KinectBoneSettingFile</kind> in <FileInfo>, found none"));
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_KIND, path, xmlGetLineNo (info),
+                            _("expected <kind>KinectBoneSettingFile</kind> in <FileInfo>, found "
+                              "none"));
   kind_text = element_text (kind);
   if (strcmp (kind_text, KBS_KIND) != 0)
-    return set_error (error, ODORI_KBS_ERROR_KIND, path, xmlGetLineNo (kind),
-                      _("expected kind KinectBoneSettingFile, found \"%s\": not a Kinect bone setting"),
-                      kind_text);
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_KIND, path, xmlGetLineNo (kind),
+                            _("expected kind KinectBoneSettingFile, found \"%s\": not a Kinect "
+                              "bone setting"),
+                            kind_text);
 
   version = first_child_element (info, "version");
   if (version != NULL)
@@ -593,8 +457,9 @@ read_file_info (OdoriKbs    *kbs,
       g_autofree char *text = element_text (version);
 
       if (!parse_int_text (text, &kbs->version))
-        return set_error (error, ODORI_KBS_ERROR_INVALID, path, xmlGetLineNo (version),
-                          _("expected an integer <version>, found \"%s\""), text);
+        return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_INVALID, path,
+                                xmlGetLineNo (version),
+                                _("expected an integer <version>, found \"%s\""), text);
     }
   type = first_child_element (info, "type");
   if (type != NULL)
@@ -602,8 +467,9 @@ read_file_info (OdoriKbs    *kbs,
       g_autofree char *text = element_text (type);
 
       if (!parse_int_text (text, &kbs->type))
-        return set_error (error, ODORI_KBS_ERROR_INVALID, path, xmlGetLineNo (type),
-                          _("expected an integer <type>, found \"%s\""), text);
+        return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_INVALID, path,
+                                xmlGetLineNo (type),
+                                _("expected an integer <type>, found \"%s\""), text);
     }
   return TRUE;
 }
@@ -622,8 +488,9 @@ read_joint (OdoriKbs         *kbs,
   long line = xmlGetLineNo (node);
 
   if (kj->line != 0)
-    return set_error (error, ODORI_KBS_ERROR_INVALID, path, line,
-                      _("<%s> is given twice (first on line %u)"), element_names[joint], kj->line);
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_INVALID, path, line,
+                            _("<%s> is given twice (first on line "
+                              "%u)"), element_names[joint], kj->line);
   kj->line = MAX (line, 1);
 
   if (bone != NULL)
@@ -631,9 +498,10 @@ read_joint (OdoriKbs         *kbs,
       g_autofree char *text = element_text (bone);
 
       if (!bone_name_ok (text, strlen (text)))
-        return set_error (error, ODORI_KBS_ERROR_INVALID, path, xmlGetLineNo (bone),
-                          _("the bone name of <%s> contains a control character"),
-                          element_names[joint]);
+        return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_INVALID, path,
+                                xmlGetLineNo (bone),
+                                _("the bone name of <%s> contains a control character"),
+                                element_names[joint]);
       g_free (kj->bone);
       kj->bone = text[0] != '\0' ? g_steal_pointer (&text) : NULL;
     }
@@ -642,7 +510,7 @@ read_joint (OdoriKbs         *kbs,
     {
       g_autofree char *msg = g_strdup_printf (_("<%s> has no <twist>; using 1"),
                                               element_names[joint]);
-      add_warning (warnings, path, kj->line, msg);
+      odori_add_warning (warnings, path, kj->line, "%s", msg);
     }
   else
     {
@@ -653,9 +521,10 @@ read_joint (OdoriKbs         *kbs,
       else if (strcmp (text, "0") == 0)
         kj->twist = FALSE;
       else
-        return set_error (error, ODORI_KBS_ERROR_INVALID, path, xmlGetLineNo (twist),
-                          _("expected <twist> 0 or 1 in <%s>, found \"%s\""),
-                          element_names[joint], text);
+        return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_INVALID, path,
+                                xmlGetLineNo (twist),
+                                _("expected <twist> 0 or 1 in <%s>, found \"%s\""),
+                                element_names[joint], text);
     }
   return TRUE;
 }
@@ -679,9 +548,10 @@ load_kbs (const char  *path,
   root = xmlDocGetRootElement (doc);
   if (root == NULL || strcmp ((const char *) root->name, "KBS") != 0)
     {
-      set_error (error, ODORI_KBS_ERROR_ROOT, path, root ? xmlGetLineNo (root) : 1,
-                 _("expected the root element <KBS>, found <%s>: not a Kinect bone setting"),
-                 root ? (const char *) root->name : "");
+      odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_ROOT, path,
+                       root ? xmlGetLineNo (root) : 1,
+                       _("expected the root element <KBS>, found <%s>: not a Kinect bone setting"),
+                       root ? (const char *) root->name : "");
       return NULL;
     }
   if (!read_file_info (kbs, root, path, error))
@@ -699,7 +569,7 @@ load_kbs (const char  *path,
         {
           g_autofree char *msg = g_strdup_printf (_("unknown element <%s> skipped"), name);
 
-          add_warning (warnings, path, MAX (xmlGetLineNo (c), 1), msg);
+          odori_add_warning (warnings, path, MAX (xmlGetLineNo (c), 1), "%s", msg);
           continue;
         }
       if (!read_joint (kbs, joint, c, path, warnings, error))
@@ -719,9 +589,10 @@ kst_error (GError     **error,
            const char  *text,
            gsize        len)
 {
-  g_autofree char *found = g_utf8_make_valid (text, MIN (len, (gsize) 60));
+  g_autofree char *found = odori_excerpt (text, len);
 
-  return set_error (error, code, path, line, "%s, found \"%s\"", what, found);
+  return odori_set_error (error, ODORI_KBS_ERROR, code, path, line, "%s, found \"%s\"", what,
+                          found);
 }
 
 /* A double-quoted string at *p (after blanks); sets [*start, *start + *len). */
@@ -796,8 +667,7 @@ kst_line (OdoriKbs    *kbs,
   if (key_end == NULL)
     return kst_error (error, ODORI_KBS_ERROR_KST_SYNTAX, path, lineno, what, line, len);
   p = key_end;
-  while (key_end > key && (key_end[-1] == ' ' || key_end[-1] == '\t'))
-    key_end--;
+  key_end = odori_trim_blanks (key, key_end);
   if (key_end - key < 3 || !g_ascii_isdigit (key[0]) || !g_ascii_isdigit (key[1]))
     return kst_error (error, ODORI_KBS_ERROR_KST_SYNTAX, path, lineno,
                       _("expected a two-digit joint number and name like 00TOP_OF_JOINT"),
@@ -808,8 +678,8 @@ kst_line (OdoriKbs    *kbs,
                       _("expected a joint name TOP_OF_JOINT or SKEL_xxx"), key + 2,
                       key_end - key - 2);
   if ((guint) ((key[0] - '0') * 10 + (key[1] - '0')) != (guint) joint)
-    return set_error (error, ODORI_KBS_ERROR_KST_SYNTAX, path, lineno,
-                      _("%s is joint number %02u, found %c%c"), name, joint, key[0], key[1]);
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_KST_SYNTAX, path, lineno,
+                            _("%s is joint number %02u, found %c%c"), name, joint, key[0], key[1]);
 
   if (!kst_comma (&p, end) || !kst_quoted (&p, end, &bone, &bone_len) ||
       !kst_comma (&p, end) || !kst_quoted (&p, end, &twist, &twist_len) ||
@@ -817,8 +687,9 @@ kst_line (OdoriKbs    *kbs,
     return kst_error (error, ODORI_KBS_ERROR_KST_SYNTAX, path, lineno, what, line, len);
 
   if (kbs->joints[joint].line != 0)
-    return set_error (error, ODORI_KBS_ERROR_INVALID, path, lineno,
-                      _("%s is given twice (first on line %u)"), name, kbs->joints[joint].line);
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_INVALID, path, lineno,
+                            _("%s is given twice (first on line "
+                              "%u)"), name, kbs->joints[joint].line);
   /* Blanks around the name inside the quotes are dropped, as KBS element text is
    * trimmed: a KST read and saved as KBS names the same bones. */
   while (bone_len > 0 && (bone[0] == ' ' || bone[0] == '\t'))
@@ -829,8 +700,8 @@ kst_line (OdoriKbs    *kbs,
   while (bone_len > 0 && (bone[bone_len - 1] == ' ' || bone[bone_len - 1] == '\t'))
     bone_len--;
   if (!bone_name_ok (bone, bone_len))
-    return set_error (error, ODORI_KBS_ERROR_INVALID, path, lineno,
-                      _("the bone name of %s contains a control character"), name);
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_INVALID, path, lineno,
+                            _("the bone name of %s contains a control character"), name);
   if (twist_len == 5 && memcmp (twist, "twist", 5) == 0)
     kbs->joints[joint].twist = TRUE;
   else if (twist_len == 8 && memcmp (twist, "nottwist", 8) == 0)
@@ -872,7 +743,8 @@ load_kst (const char  *path,
           if (!has_prefix (p, end, KST_MAGIC))
             {
               kst_error (error, ODORI_KBS_ERROR_KST_HEADER, path, reader.lineno,
-                         _("expected the KST header Rps2Qua:ConvSettingFile:ver1001:type01"), p, end - p);
+                         _("expected the KST header "
+                           "Rps2Qua:ConvSettingFile:ver1001:type01"), p, end - p);
               return NULL;
             }
           kst_header (kbs, p, end - p);
@@ -884,8 +756,9 @@ load_kst (const char  *path,
     }
   if (!header)
     {
-      set_error (error, ODORI_KBS_ERROR_KST_HEADER, path, 1,
-                 _("expected the KST header Rps2Qua:ConvSettingFile:ver1001:type01, found an empty file"));
+      odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_KST_HEADER, path, 1,
+                       _("expected the KST header Rps2Qua:ConvSettingFile:ver1001:type01, found an "
+                         "empty file"));
       return NULL;
     }
   return g_steal_pointer (&kbs);
@@ -906,9 +779,9 @@ odori_kbs_load_data (const char  *display_name,
     display_name = "(data)";
   if (len > ODORI_KBS_MAX_BYTES)
     {
-      set_error (error, ODORI_KBS_ERROR_TOO_LARGE, display_name, 1,
-                 _("the file is larger than %d bytes, too large for a KBS or KST"),
-                 ODORI_KBS_MAX_BYTES);
+      odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_TOO_LARGE, display_name, 1,
+                       _("the file is larger than %d bytes, too large for a KBS or KST"),
+                       ODORI_KBS_MAX_BYTES);
       return NULL;
     }
 
@@ -930,9 +803,9 @@ check_bone_name (const char  *bone,
                  GError     **error)
 {
   if (!bone_name_ok (bone, strlen (bone)))
-    return set_error (error, ODORI_KBS_ERROR_INVALID, "(kbs)", 1,
-                      _("the bone name \"%s\" is not valid UTF-8 or contains a control "
-                        "character"), bone);
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_INVALID, "(kbs)", 1,
+                            _("the bone name \"%s\" is not valid UTF-8 or contains a control "
+                              "character"), bone);
   return TRUE;
 }
 
@@ -978,7 +851,8 @@ odori_kbs_write (const OdoriKbs  *kbs,
 
   buf = xmlBufferCreate ();
   if (buf == NULL || xmlNodeDump (buf, doc, root, 0, 1) < 0)
-    return set_error (error, ODORI_KBS_ERROR_XML, "(kbs)", 1, _("cannot serialise the KBS"));
+    return odori_set_error (error, ODORI_KBS_ERROR, ODORI_KBS_ERROR_XML, "(kbs)", 1,
+                            _("cannot serialise the KBS"));
 
   odori_output_text (out, encoding == ODORI_ENCODING_SHIFT_JIS
                             ? "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n"

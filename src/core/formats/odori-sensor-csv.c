@@ -33,13 +33,13 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "odori-reader.h"
 #include "odori-sensor-csv.h"
 #include "odori-text.h"
 
 G_DEFINE_QUARK (odori-sensor-csv-error-quark, odori_sensor_csv_error)
 
 #define SUIT_RATE 100.0
-#define MAX_CELL_EXCERPT 40
 #define MAX_UNKNOWN_LISTED 8
 /* The suit writes about 200 columns with names of a few dozen bytes: a header beyond these
  * is garbage (and every column costs a name and a slot). */
@@ -96,71 +96,6 @@ typedef struct
   gsize       len;
   gboolean    quoted;
 } Cell;
-
-/* Messages */
-
-static char *
-excerpt (const char *s,
-         gsize       len)
-{
-  g_autofree char *valid = NULL;
-  const char *end;
-
-  if (len <= MAX_CELL_EXCERPT)
-    return g_utf8_make_valid (s, len);
-  end = s + MAX_CELL_EXCERPT;
-  while (end > s && ((guchar) *end & 0xC0) == 0x80)
-    end--;
-  valid = g_utf8_make_valid (s, end - s);
-  return g_strconcat (valid, "…", NULL);
-}
-
-static gboolean set_error (Parser               *p,
-                           GError              **error,
-                           OdoriSensorCsvError   code,
-                           guint                 line,
-                           const char           *format,
-                           ...) G_GNUC_PRINTF (5, 6);
-
-static gboolean
-set_error (Parser               *p,
-           GError              **error,
-           OdoriSensorCsvError   code,
-           guint                 line,
-           const char           *format,
-           ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, ODORI_SENSOR_CSV_ERROR, code, "%s:%u: %s", p->path, MAX (line, 1), message);
-  return FALSE;
-}
-
-static void warn (Parser     *p,
-                  guint       line,
-                  const char *format,
-                  ...) G_GNUC_PRINTF (3, 4);
-
-static void
-warn (Parser     *p,
-      guint       line,
-      const char *format,
-      ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  if (p->warnings == NULL)
-    return;
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_ptr_array_add (p->warnings, odori_diagnostic_new (p->path, line, FALSE, "%s", message));
-}
 
 /* Cells */
 
@@ -228,8 +163,8 @@ split_cells (const char *line,
           while (e < end && *e != sep)
             e++;
           p = e;
-          while (e > s && (e[-1] == ' ' || e[-1] == '\t') && sep != '\t')
-            e--;
+          if (sep != '\t')
+            e = odori_trim_blanks (s, e);
           cell.start = s;
           cell.len = e - s;
         }
@@ -394,9 +329,10 @@ check_group (Parser      *p,
   if (present == 0 || present == n)
     return TRUE;
   missing_components (cols, n, comps, buf);
-  return set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, 1,
-                    _("the %s columns of sensor %s are incomplete: no column for %s (expected "
-                      "%s:%s-%c for each of %s)"), kind, s->name, buf, kind, s->name, buf[0], comps);
+  return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_HEADER, p->path, 1,
+                          _("the %s columns of sensor %s are incomplete: no column for %s "
+                            "(expected %s:%s-%c for each of "
+                            "%s)"), kind, s->name, buf, kind, s->name, buf[0], comps);
 }
 
 static gboolean
@@ -414,14 +350,16 @@ parse_header (Parser      *p,
   p->sep = guess_separator (line, len);
   split_cells (line, len, p->sep, MAX_COLUMNS + 1, cells);
   if (cells->len > MAX_COLUMNS)
-    return set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
-                      _("the header has more than %d columns"), MAX_COLUMNS);
+    return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_HEADER, p->path,
+                            lineno,
+                            _("the header has more than %d columns"), MAX_COLUMNS);
   for (guint c = 0; c < cells->len; c++)
     if (g_array_index (cells, Cell, c).len > MAX_COLUMN_NAME)
-      return set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
-                        _("the name of column %u is %zu bytes long, more "
-                          "than %d"), c + 1, g_array_index (cells, Cell, c).len,
-                        MAX_COLUMN_NAME);
+      return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_HEADER, p->path,
+                              lineno,
+                              _("the name of column %u is %zu bytes long, more than "
+                                "%d"), c + 1, g_array_index (cells, Cell, c).len,
+                              MAX_COLUMN_NAME);
   for (guint c = 0; c < cells->len; c++)
     {
       Column col = { cell_text (&g_array_index (cells, Cell, c)), COL_UNKNOWN, 0, 0, -1 };
@@ -430,8 +368,9 @@ parse_header (Parser      *p,
       if (col.kind != COL_TIME && col.kind != COL_UNKNOWN &&
           !name_is_text (((Sensor *) g_ptr_array_index (p->sensors, col.sensor))->name))
         {
-          set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
-                     _("the sensor name in column %u contains a control character"), c + 1);
+          odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_HEADER, p->path,
+                           lineno,
+                           _("the sensor name in column %u contains a control character"), c + 1);
           g_free (col.name);
           return FALSE;
         }
@@ -444,9 +383,10 @@ parse_header (Parser      *p,
 
           if (*slot >= 0)
             {
-              set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
-                         _("column \"%s\" appears twice (columns %d and %u)"), col.name,
-                         *slot + 1, c + 1);
+              odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_HEADER,
+                               p->path, lineno,
+                               _("column \"%s\" appears twice (columns %d and %u)"), col.name,
+                               *slot + 1, c + 1);
               g_free (col.name);
               return FALSE;
             }
@@ -471,23 +411,29 @@ parse_header (Parser      *p,
         return FALSE;
       if (s->use_quat && s->use_euler)
         {
-          warn (p, lineno, _("sensor %s has quaternion and Euler columns; the quaternion is used"),
-                s->name);
+          odori_add_warning (p->warnings, p->path, lineno,
+                             _("sensor %s has quaternion and Euler columns; the quaternion is "
+                               "used"),
+                             s->name);
           s->use_euler = FALSE;
         }
       any_rotation = any_rotation || s->use_quat || s->use_euler;
       any = any || s->use_quat || s->use_euler || s->use_pos;
     }
   if (!any)
-    return set_error (p, error, ODORI_SENSOR_CSV_ERROR_HEADER, lineno,
-                      _("no Quaternion:<Sensor>-W/X/Y/Z, Euler:<Sensor>-X/Y/Z or "
-                        "Position:<Sensor>-X/Y/Z columns in the header"));
+    return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_HEADER, p->path,
+                            lineno,
+                            _("no Quaternion:<Sensor>-W/X/Y/Z, Euler:<Sensor>-X/Y/Z or "
+                              "Position:<Sensor>-X/Y/Z columns in the header"));
   if (n_unknown > 0)
-    warn (p, lineno, g_dngettext (GETTEXT_PACKAGE, "%u column skipped: %s%s", "%u columns skipped: %s%s",
-                                  n_unknown),
-          n_unknown, unknown->str, n_unknown > MAX_UNKNOWN_LISTED ? _(" and more") : "");
+    odori_add_warning (p->warnings, p->path, lineno,
+                       g_dngettext (GETTEXT_PACKAGE, "%u column skipped: %s%s",
+                                    "%u columns skipped: %s%s", n_unknown),
+                       n_unknown, unknown->str,
+                       n_unknown > MAX_UNKNOWN_LISTED ? _(" and more") : "");
   if (p->time_col < 0)
-    warn (p, lineno, _("no time column (Time(Second)): rows are taken 1/100 s apart"));
+    odori_add_warning (p->warnings, p->path, lineno,
+                       _("no time column (Time(Second)): rows are taken 1/100 s apart"));
 
   /* Give every used column a slot in the row. */
   for (guint c = 0; c < p->columns->len; c++)
@@ -523,9 +469,10 @@ parse_cell (Parser      *p,
   const char *q;
 
   if (cell->len == 0)
-    return set_error (p, error, ODORI_SENSOR_CSV_ERROR_MISSING_CELL, lineno,
-                      _("row %u, column \"%s\" (column %u): the cell is empty"), row,
-                      col->name, c + 1);
+    return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_MISSING_CELL,
+                            p->path, lineno,
+                            _("row %u, column \"%s\" (column %u): the cell is empty"), row,
+                            col->name, c + 1);
   if (p->sep == ';' && cell->len < sizeof buf && memchr (s, ',', cell->len) != NULL &&
       memchr (s, '.', cell->len) == NULL)
     {
@@ -540,25 +487,29 @@ parse_cell (Parser      *p,
   q = s;
   if (!odori_parse_double (&q, end, out) || q != end || !isfinite (*out))
     {
-      g_autofree char *text = excerpt (cell->start, cell->len);
+      g_autofree char *text = odori_excerpt (cell->start, cell->len);
 
       if (odori_looks_non_finite (s, end) || (q == end && !isfinite (*out)))
-        return set_error (p, error, ODORI_SENSOR_CSV_ERROR_NOT_FINITE, lineno,
-                          _("row %u, column \"%s\" (column %u): \"%s\" is not a finite number"),
-                          row, col->name, c + 1, text);
-      return set_error (p, error, ODORI_SENSOR_CSV_ERROR_NUMBER, lineno,
-                        _("row %u, column \"%s\" (column %u): expected a number, got \"%s\""),
-                        row, col->name, c + 1, text);
+        return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_NOT_FINITE,
+                                p->path, lineno,
+                                _("row %u, column \"%s\" (column %u): \"%s\" is not a finite "
+                                  "number"),
+                                row, col->name, c + 1, text);
+      return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_NUMBER, p->path,
+                              lineno,
+                              _("row %u, column \"%s\" (column %u): expected a number, got \"%s\""),
+                              row, col->name, c + 1, text);
     }
   /* Values are kept as floats: beyond this (BVA's limit too) they are garbage, and a
    * quaternion component of 1e49 would become inf, and its rotation NaN. */
   if (fabs (*out) > MAX_ABS_VALUE)
     {
-      g_autofree char *text = excerpt (cell->start, cell->len);
+      g_autofree char *text = odori_excerpt (cell->start, cell->len);
 
-      return set_error (p, error, ODORI_SENSOR_CSV_ERROR_NUMBER, lineno,
-                        _("row %u, column \"%s\" (column %u): %s is out of range"),
-                        row, col->name, c + 1, text);
+      return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_NUMBER, p->path,
+                              lineno,
+                              _("row %u, column \"%s\" (column %u): %s is out of range"),
+                              row, col->name, c + 1, text);
     }
   return TRUE;
 }
@@ -583,11 +534,12 @@ check_quaternions (Parser      *p,
           n += v * v;
         }
       if (!(n > 1e-24))
-        return set_error (p, error, ODORI_SENSOR_CSV_ERROR_ZERO_QUATERNION, lineno,
-                          _("row %u, column \"%s\" (column %d): the quaternion of %s is "
-                            "(0, 0, 0, 0): a rotation needs a non-zero quaternion"), row,
-                          g_array_index (p->columns, Column, s->quat[0]).name, s->quat[0] + 1,
-                          s->name);
+        return odori_set_error (error, ODORI_SENSOR_CSV_ERROR,
+                                ODORI_SENSOR_CSV_ERROR_ZERO_QUATERNION, p->path, lineno,
+                                _("row %u, column \"%s\" (column %d): the quaternion of %s is (0, "
+                                  "0, 0, 0): a rotation needs a non-zero quaternion"), row,
+                                g_array_index (p->columns, Column, s->quat[0]).name, s->quat[0] + 1,
+                                s->name);
     }
   return TRUE;
 }
@@ -597,9 +549,16 @@ is_blank_row (const char *line,
               gsize       len,
               char        sep)
 {
-  for (gsize i = 0; i < len; i++)
-    if (line[i] != sep && line[i] != ' ' && line[i] != '\t')
-      return FALSE;
+  const char *end = line + len;
+
+  for (const char *s = line; s < end;)
+    {
+      gsize n = odori_blank_len (s, end);
+
+      if (n == 0 && *s != sep)
+        return FALSE;
+      s += MAX (n, 1);
+    }
   return TRUE;
 }
 
@@ -625,9 +584,11 @@ parse_row (Parser      *p,
       if (col->slot < 0 && (int) c != p->time_col)
         continue;
       if (c >= cells->len)
-        return set_error (p, error, ODORI_SENSOR_CSV_ERROR_MISSING_CELL, lineno,
-                          _("row %u has %u cells: no cell for column \"%s\" (column %u)"), row,
-                          cells->len, col->name, c + 1);
+        return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_MISSING_CELL,
+                                p->path, lineno,
+                                _("row %u has %u cells: no cell for column \"%s\" (column "
+                                  "%u)"), row,
+                                cells->len, col->name, c + 1);
       if (!parse_cell (p, &g_array_index (cells, Cell, c), row, lineno, c, &v, error))
         return FALSE;
       if ((int) c == p->time_col)
@@ -661,7 +622,7 @@ parse_rows (Parser          *p,
         }
       if (blank_line != 0)
         {
-          warn (p, blank_line, _("blank line skipped"));
+          odori_add_warning (p->warnings, p->path, blank_line, _("blank line skipped"));
           blank_line = 0;
         }
       if (!parse_row (p, cells, reader->line, reader->len, reader->lineno, values, &time, error))
@@ -672,14 +633,16 @@ parse_rows (Parser          *p,
           double prev = g_array_index (p->times, double, p->times->len - 1);
 
           if (time < prev)
-            return set_error (p, error, ODORI_SENSOR_CSV_ERROR_TIME, reader->lineno,
-                              _("row %u: time %g s is before the previous row's %g s"),
-                              p->times->len + 1, time, prev);
+            return odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_TIME,
+                                    p->path, reader->lineno,
+                                    _("row %u: time %g s is before the previous row's %g s"),
+                                    p->times->len + 1, time, prev);
           if (time == prev)
             {
-              warn (p, reader->lineno, _("row %u repeats time %g s and replaces the row on line %u"),
-                    p->times->len + 1, time,
-                    g_array_index (p->lines, guint, p->lines->len - 1));
+              odori_add_warning (p->warnings, p->path, reader->lineno,
+                                 _("row %u repeats time %g s and replaces the row on line %u"),
+                                 p->times->len + 1, time,
+                                 g_array_index (p->lines, guint, p->lines->len - 1));
               memcpy (&g_array_index (p->values, float, (gsize) (p->times->len - 1) * p->n_slots),
                       values, p->n_slots * sizeof (float));
               g_array_index (p->lines, guint, p->lines->len - 1) = reader->lineno;
@@ -779,8 +742,9 @@ position_scale (Parser                   *p,
       scale = extent < 5 ? 100.0 : 1.0;
     }
   guess = scale == 100.0 ? _("metres") : scale == 0.1 ? _("millimetres") : _("centimetres");
-  warn (p, 1, _("positions taken as %s (guessed from their size; set the unit to override)"),
-        guess);
+  odori_add_warning (p->warnings, p->path, 1,
+                     _("positions taken as %s (guessed from their size; set the unit to override)"),
+                     guess);
   return scale;
 }
 
@@ -844,8 +808,9 @@ build_capture (Parser                   *p,
   OdoriCapture *capture;
 
   if (!valid_order (options->euler_order))
-    warn (p, 1, _("Euler order \"%s\" is not three axes like ZXY; using ZXY"),
-          options->euler_order);
+    odori_add_warning (p->warnings, p->path, 1,
+                       _("Euler order \"%s\" is not three axes like ZXY; using ZXY"),
+                       options->euler_order);
   if (!odori_capture_plan_frames (p->path, times, n_in, options->fps, n_sensors, input_bytes,
                                   &n_out, &frame_time, &resample, error))
     return NULL;
@@ -953,17 +918,18 @@ load_text (OdoriTextFile            *file,
     }
   if (!header)
     {
-      set_error (&p, error, ODORI_SENSOR_CSV_ERROR_EMPTY, 1,
-                 _("expected a header line with Quaternion:, Euler: or Position: columns, found "
-                   "an empty file"));
+      odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_EMPTY, p.path, 1,
+                       _("expected a header line with Quaternion:, Euler: or Position: columns, "
+                         "found an empty file"));
       goto out;
     }
   if (!parse_rows (&p, &reader, error))
     goto out;
   if (p.times->len == 0)
     {
-      set_error (&p, error, ODORI_SENSOR_CSV_ERROR_EMPTY, reader.lineno,
-                 _("no data row after the header"));
+      odori_set_error (error, ODORI_SENSOR_CSV_ERROR, ODORI_SENSOR_CSV_ERROR_EMPTY, p.path,
+                       reader.lineno,
+                       _("no data row after the header"));
       goto out;
     }
   capture = build_capture (&p, len, options, error);

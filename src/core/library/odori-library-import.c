@@ -46,10 +46,12 @@
  *   height above the lowest foot or toe at frame 1 (else above 0); without one, the
  *   ratio of the mapped bones' summed lengths. Root = k · the capture hips' horizontal
  *   path, and floor_lib + k · (height − floor_cap) up. Units: the reference's labels.
- * - motion.dat is edited as bytes: lines are found with the reader's own line-end rule,
- *   new lines are written in the file's encoding and with its first line end; the
- *   previous file is copied to motion.dat~; the show file is reserved with O_EXCL so no
- *   file is ever overwritten; every write is atomic (odori_output_*).
+ * - motion.dat is edited as data: loaded as an index, changed with its mutators
+ *   (odori_index_add_class/_show/_motion, odori_index_remove_show, odori_index_rename_show),
+ *   written back with odori_index_save_in_place (): untouched lines byte for byte, new
+ *   lines in the file's encoding and first line end, the previous file copied to
+ *   motion.dat~, every write atomic. The show file is reserved with O_EXCL so no file is
+ *   ever overwritten.
  */
 #include "config.h"
 
@@ -1837,224 +1839,7 @@ odori_library_load_reference (OdoriIndex      *index,
   return NULL;
 }
 
-/* motion.dat as bytes */
-
-typedef struct
-{
-  gsize start;  /* first byte of the line */
-  gsize end;    /* end of its text, before the line end */
-  gsize next;   /* first byte after its line end */
-} RawLine;
-
-typedef struct
-{
-  char       *path;
-  char       *data;       /* the file's bytes */
-  gsize       len;
-  GArray     *lines;      /* RawLine, numbered from 1 as the index reader numbers them */
-  const char *newline;    /* the file's first line end, for new lines */
-  OdoriIndex *index;
-} IndexBytes;
-
-static void
-index_bytes_clear (IndexBytes *ib)
-{
-  g_clear_pointer (&ib->path, g_free);
-  g_clear_pointer (&ib->data, g_free);
-  g_clear_pointer (&ib->lines, g_array_unref);
-  g_clear_pointer (&ib->index, odori_index_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (IndexBytes, index_bytes_clear)
-
-/* Lines as OdoriLineReader splits them: the first line end decides between LF/CRLF
- * (a line ends at LF, a CR before it is part of the end) and CR. */
-static void
-split_lines (IndexBytes *ib)
-{
-  const char *d = ib->data;
-  gsize p = 0, n = ib->len;
-  gboolean cr_only = FALSE;
-
-  if (n >= 3 && memcmp (d, "\xEF\xBB\xBF", 3) == 0)
-    p = 3;
-  ib->newline = "\n";
-  for (gsize i = p; i < n; i++)
-    if (d[i] == '\n' || d[i] == '\r')
-      {
-        if (d[i] == '\r')
-          {
-            cr_only = i + 1 >= n || d[i + 1] != '\n';
-            ib->newline = cr_only ? "\r" : "\r\n";
-          }
-        break;
-      }
-  ib->lines = g_array_new (FALSE, FALSE, sizeof (RawLine));
-  while (p < n)
-    {
-      RawLine line = { p, p, p };
-      const char *eol = memchr (d + p, cr_only ? '\r' : '\n', n - p);
-
-      line.end = eol != NULL ? (gsize) (eol - d) : n;
-      line.next = eol != NULL ? line.end + 1 : n;
-      if (!cr_only && line.end > line.start && d[line.end - 1] == '\r')
-        line.end--;
-      g_array_append_val (ib->lines, line);
-      p = line.next;
-    }
-}
-
-static gboolean
-index_bytes_load (IndexBytes  *ib,
-                  const char  *path,
-                  GError     **error)
-{
-  g_autoptr(GMappedFile) file = NULL;
-  g_autoptr(OdoriTextFile) text = NULL;
-
-  memset (ib, 0, sizeof *ib);
-  ib->path = g_strdup (path);
-  file = odori_mapped_file_new (path, error);
-  if (file == NULL)
-    return FALSE;
-  ib->len = g_mapped_file_get_length (file);
-  ib->data = g_memdup2 (g_mapped_file_get_contents (file), ib->len + 1);
-  ib->data[ib->len] = '\0';
-  text = odori_text_file_new_from_data (path, ib->data, ib->len, error);
-  if (text == NULL)
-    return FALSE;
-  ib->index = odori_index_load_text (text, error);
-  if (ib->index == NULL)
-    return FALSE;
-  split_lines (ib);
-  return TRUE;
-}
-
-static const RawLine *
-raw_line (const IndexBytes *ib,
-          guint             lineno)
-{
-  g_assert (lineno >= 1 && lineno <= ib->lines->len);
-  return &g_array_index (ib->lines, RawLine, lineno - 1);
-}
-
-/* The first word of line LINENO (ASCII keywords; "define motion" counts as "motion"). */
-static gboolean
-line_starts_with (const IndexBytes *ib,
-                  guint             lineno,
-                  const char       *word)
-{
-  const RawLine *line = raw_line (ib, lineno);
-  const char *p = odori_skip_blanks (ib->data + line->start, ib->data + line->end);
-  const char *end = ib->data + line->end;
-  gsize n = strlen (word);
-
-  if ((gsize) (end - p) > 7 && g_ascii_strncasecmp (p, "define", 6) == 0 &&
-      (p[6] == ' ' || p[6] == '\t') && strcmp (word, "motion") == 0)
-    p = odori_skip_blanks (p + 6, end);
-  return (gsize) (end - p) >= n && g_ascii_strncasecmp (p, word, n) == 0 &&
-         ((gsize) (end - p) == n || p[n] == ' ' || p[n] == '\t');
-}
-
-static gboolean
-line_is_blank (const IndexBytes *ib,
-               guint             lineno)
-{
-  const RawLine *line = raw_line (ib, lineno);
-
-  return odori_skip_blanks (ib->data + line->start, ib->data + line->end) == ib->data + line->end;
-}
-
-/* The line of the "end" closing the block opened at line BEGIN, or 0. */
-static guint
-block_end (const IndexBytes *ib,
-           guint             begin)
-{
-  guint depth = 0;
-
-  for (guint l = begin + 1; l <= ib->lines->len; l++)
-    if (line_starts_with (ib, l, "begin"))
-      depth++;
-    else if (line_starts_with (ib, l, "end"))
-      {
-        if (depth == 0)
-          return l;
-        depth--;
-      }
-  return 0;
-}
-
-/* The blanks that start line LINENO. */
-static char *
-line_indent (const IndexBytes *ib,
-             guint             lineno)
-{
-  const RawLine *line = raw_line (ib, lineno);
-  const char *p = odori_skip_blanks (ib->data + line->start, ib->data + line->end);
-
-  return g_strndup (ib->data + line->start, p - (ib->data + line->start));
-}
-
-/* Writes BYTES atomically to PATH. */
-static gboolean
-write_bytes (const char  *path,
-             const char  *bytes,
-             gsize        len,
-             GError     **error)
-{
-  g_autoptr(OdoriOutput) out = odori_output_new (path, ODORI_ENCODING_UTF8, error);
-
-  if (out == NULL)
-    return FALSE;
-  odori_output_write (out, bytes, len);
-  return odori_output_commit (out, error);
-}
-
-/* Checks that NEW_DATA still reads as an index, then keeps the old bytes as PATH~ and
- * writes the new ones over PATH. */
-static gboolean
-replace_index (const IndexBytes  *ib,
-               const char        *new_data,
-               gsize              new_len,
-               OdoriIndex       **new_index,
-               GError           **error)
-{
-  g_autoptr(OdoriTextFile) text = NULL;
-  g_autoptr(OdoriIndex) index = NULL;
-  g_autofree char *backup = g_strconcat (ib->path, "~", NULL);
-
-  text = odori_text_file_new_from_data (ib->path, new_data, new_len, error);
-  if (text == NULL)
-    return FALSE;
-  index = odori_index_load_text (text, error);
-  if (index == NULL)
-    return FALSE;
-  if (!write_bytes (backup, ib->data, ib->len, error) ||
-      !write_bytes (ib->path, new_data, new_len, error))
-    return FALSE;
-  if (new_index != NULL)
-    *new_index = g_steal_pointer (&index);
-  return TRUE;
-}
-
-static OdoriIndexShow *
-find_show (OdoriIndex *index,
-           const char *code)
-{
-  for (guint c = 0; c < index->classes->len; c++)
-    {
-      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
-
-      for (guint s = 0; s < klass->shows->len; s++)
-        {
-          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
-
-          if (g_strcmp0 (show->code, code) == 0)
-            return show;
-        }
-    }
-  return NULL;
-}
+/* motion.dat, edited through the index's mutators (odori-index-edit.c) */
 
 /* A code motion.dat can hold in quotes and a DDS symbol can name: no blanks, quotes,
  * control characters, ',' or '=' (and no '.' in a show code: SHOW.M1 must split). */
@@ -2119,100 +1904,39 @@ reserve_show_file (const char  *dir,
   return NULL;
 }
 
-/* The show block's lines (UTF-8) in the file's indentation, line end and layout. */
+/* The show's name as motion.dat can hold it: the code when there is none; no '"' (the
+ * format has no escape for it inside a value), and one line. */
 static char *
-show_block (const IndexBytes *ib,
-            OdoriIndexClass  *klass,
-            guint             class_end,
-            const char       *name,
-            const char       *show_code,
-            const char       *file_name,
-            guint             n_frames)
+show_name_for (const char *show_name,
+               const char *show_code)
 {
-  g_autofree char *show_indent = NULL;
-  g_autofree char *motion_indent = NULL;
-  const char *nl = ib->newline;
+  char *name = g_strdup (show_name != NULL && show_name[0] != '\0' ? show_name : show_code);
 
-  if (klass != NULL)
-    for (guint l = klass->line + 1; l < class_end; l++)
-      {
-        if (show_indent == NULL && line_starts_with (ib, l, "begin"))
-          show_indent = line_indent (ib, l);
-        if (motion_indent == NULL && line_starts_with (ib, l, "motion"))
-          motion_indent = line_indent (ib, l);
-      }
-  if (show_indent == NULL)
-    {
-      g_autofree char *class_indent = klass != NULL ? line_indent (ib, klass->line) : g_strdup ("");
-
-      show_indent = g_strconcat (class_indent, "  ", NULL);
-    }
-  if (motion_indent == NULL)
-    motion_indent = g_strconcat (show_indent, "  ", NULL);
-  return g_strdup_printf ("%sbegin show name=\"%s\" code=\"%s\" file=\"%s\"%s"
-                          "%smotion name=\"%s\" code=\"" ODORI_LIBRARY_IMPORT_MOTION_CODE "\" frame=1-%u%s"
-                          "%send show%s",
-                          show_indent, name, show_code, file_name, nl,
-                          motion_indent, name, n_frames, nl,
-                          show_indent, nl);
+  g_strdelimit (name, "\"\r\n", '\'');
+  return name;
 }
 
-/* The new bytes with the show inserted: at the end of class CLASS_CODE, or in a new class
- * at the end of the file. */
-static char *
-insert_show (const IndexBytes  *ib,
-             const char        *class_code,
-             const char        *block,
-             gsize             *new_len,
-             GError           **error)
+/* Adds the show, its one motion and (when missing) its class to INDEX. */
+static gboolean
+add_show_entries (OdoriIndex  *index,
+                  const char  *class_code,
+                  const char  *show_code,
+                  const char  *name,
+                  const char  *file,
+                  guint        n_frames,
+                  GError     **error)
 {
-  OdoriIndexClass *klass = NULL;
-  g_autoptr(GString) text = NULL;
-  g_autofree char *encoded = NULL;
-  gsize at, encoded_len = 0;
-  OdoriEncoding encoding = ib->index->encoding == ODORI_ENCODING_SHIFT_JIS
-                           ? ODORI_ENCODING_SHIFT_JIS : ODORI_ENCODING_UTF8;
+  OdoriIndexClass *klass = odori_index_find_class (index, class_code);
+  OdoriIndexShow *show;
 
-  for (guint c = 0; c < ib->index->classes->len && klass == NULL; c++)
-    {
-      OdoriIndexClass *k = g_ptr_array_index (ib->index->classes, c);
-
-      if (!k->implicit && g_strcmp0 (k->code, class_code) == 0)
-        klass = k;
-    }
-  if (klass != NULL)
-    {
-      guint end = block_end (ib, klass->line);
-
-      g_assert (end > 0);
-      at = raw_line (ib, end)->start;
-      encoded = odori_text_encode (block, -1, encoding, &encoded_len, error);
-    }
-  else
-    {
-      char last = ib->len > 0 ? ib->data[ib->len - 1] : '\n';
-      gboolean open_line = last != '\n' && last != '\r' &&
-                           !(ib->len == 3 && memcmp (ib->data, "\xEF\xBB\xBF", 3) == 0);
-      g_autoptr(GString) lines = g_string_new (NULL);
-
-      /* a file without a final line end keeps none: removing the class gives it back */
-      if (open_line)
-        g_string_append (lines, ib->newline);
-      g_string_append_printf (lines, "begin class name=\"%s\" code=\"%s\"%s%send class",
-                              class_code, class_code, ib->newline, block);
-      if (!open_line)
-        g_string_append (lines, ib->newline);
-      at = ib->len;
-      encoded = odori_text_encode (lines->str, lines->len, encoding, &encoded_len, error);
-    }
-  if (encoded == NULL)
-    return NULL;
-  text = g_string_sized_new (ib->len + encoded_len);
-  g_string_append_len (text, ib->data, at);
-  g_string_append_len (text, encoded, encoded_len);
-  g_string_append_len (text, ib->data + at, ib->len - at);
-  *new_len = text->len;
-  return g_string_free (g_steal_pointer (&text), FALSE);
+  if (klass == NULL)
+    klass = odori_index_add_class (index, class_code, class_code, error);
+  if (klass == NULL)
+    return FALSE;
+  show = odori_index_add_show (index, klass, show_code, name, file, error);
+  return show != NULL &&
+         odori_index_add_motion (index, show, ODORI_LIBRARY_IMPORT_MOTION_CODE, name, NULL, 1,
+                                 n_frames, error) != NULL;
 }
 
 gboolean
@@ -2224,18 +1948,12 @@ odori_library_add_show (const char   *index_path,
                         char        **file_name,
                         GError      **error)
 {
-  g_auto(IndexBytes) ib = { 0 };
+  g_autoptr(OdoriIndex) index = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *name = NULL;
   g_autofree char *file = NULL;
   g_autofree char *bva_path = NULL;
-  g_autofree char *block = NULL;
-  g_autofree char *new_data = NULL;
-  g_autoptr(OdoriIndex) new_index = NULL;
   OdoriIndexShow *other;
-  OdoriIndexClass *klass = NULL;
-  guint class_end = 0;
-  gsize new_len = 0;
 
   g_return_val_if_fail (index_path != NULL, FALSE);
   g_return_val_if_fail (motion != NULL, FALSE);
@@ -2250,9 +1968,10 @@ odori_library_add_show (const char   *index_path,
                    _("the show has no frames or no segments"));
       return FALSE;
     }
-  if (!index_bytes_load (&ib, index_path, error))
+  index = odori_index_load (index_path, error);
+  if (index == NULL)
     return FALSE;
-  other = find_show (ib.index, show_code);
+  other = odori_index_find_show (index, show_code);
   if (other != NULL)
     {
       g_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_EXISTS,
@@ -2261,29 +1980,14 @@ odori_library_add_show (const char   *index_path,
       return FALSE;
     }
 
-  name = g_strdup (show_name != NULL && show_name[0] != '\0' ? show_name : show_code);
-  /* motion.dat has no escape for '"' inside a value, and a value is one line */
-  g_strdelimit (name, "\"\r\n", '\'');
-  for (guint c = 0; c < ib.index->classes->len; c++)
-    {
-      OdoriIndexClass *k = g_ptr_array_index (ib.index->classes, c);
-
-      if (klass == NULL && !k->implicit && g_strcmp0 (k->code, class_code) == 0)
-        {
-          klass = k;
-          class_end = block_end (&ib, k->line);
-        }
-    }
-
+  name = show_name_for (show_name, show_code);
   dir = g_path_get_dirname (index_path);
   file = reserve_show_file (dir, show_code, error);
   if (file == NULL)
     return FALSE;
   bva_path = g_build_filename (dir, file, NULL);
-  block = show_block (&ib, klass, class_end, name, show_code, file, motion->n_frames);
-  new_data = insert_show (&ib, class_code, block, &new_len, error);
-  if (new_data == NULL || !odori_bva_save (motion, bva_path, error) ||
-      !replace_index (&ib, new_data, new_len, &new_index, error))
+  if (!add_show_entries (index, class_code, show_code, name, file, motion->n_frames, error) ||
+      !odori_bva_save (motion, bva_path, error) || !odori_index_save_in_place (index, error))
     {
       g_unlink (bva_path);
       return FALSE;
@@ -2293,21 +1997,25 @@ odori_library_add_show (const char   *index_path,
   return TRUE;
 }
 
-/* Bytes [FROM, TO) of the lines FIRST..LAST, with the line end before them instead of
- * theirs when LAST has none (the file's end). */
-static void
-line_span (const IndexBytes *ib,
-           guint             first,
-           guint             last,
-           gsize            *from,
-           gsize            *to)
+/* motion.dat and its show SHOW_CODE, or an error naming the file. */
+static OdoriIndex *
+load_with_show (const char      *index_path,
+                const char      *show_code,
+                OdoriIndexShow **show,
+                GError         **error)
 {
-  const RawLine *a = raw_line (ib, first), *b = raw_line (ib, last);
+  g_autoptr(OdoriIndex) index = odori_index_load (index_path, error);
 
-  *from = a->start;
-  *to = b->next;
-  if (b->end == b->next && first > 1)
-    *from = raw_line (ib, first - 1)->end;
+  if (index == NULL)
+    return NULL;
+  *show = odori_index_find_show (index, show_code);
+  if (*show == NULL)
+    {
+      g_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_NO_SHOW,
+                   _("%s: the library has no show with code \"%s\""), index_path, show_code);
+      return NULL;
+    }
+  return g_steal_pointer (&index);
 }
 
 gboolean
@@ -2316,53 +2024,46 @@ odori_library_remove_show (const char  *index_path,
                            char       **file_name,
                            GError     **error)
 {
-  g_auto(IndexBytes) ib = { 0 };
-  g_autoptr(GString) text = NULL;
-  OdoriIndexShow *show;
-  OdoriIndexClass *klass;
-  guint first, last;
-  gsize from, to;
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autofree char *file = NULL;
+  OdoriIndexShow *show = NULL;
 
   g_return_val_if_fail (index_path != NULL, FALSE);
   g_return_val_if_fail (show_code != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!index_bytes_load (&ib, index_path, error))
+  index = load_with_show (index_path, show_code, &show, error);
+  if (index == NULL)
     return FALSE;
-  show = find_show (ib.index, show_code);
-  if (show == NULL)
-    {
-      g_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_NO_SHOW,
-                   _("%s: the library has no show with code \"%s\""), index_path, show_code);
-      return FALSE;
-    }
-  first = show->line;
-  last = block_end (&ib, first);
-  g_assert (last > 0);
-
-  /* a class left with nothing but this show goes too (a class holds one or more shows) */
-  klass = show->klass;
-  if (klass != NULL && !klass->implicit && klass->shows->len == 1)
-    {
-      guint class_end = block_end (&ib, klass->line);
-      gboolean only = class_end > 0;
-
-      for (guint l = klass->line + 1; only && l < class_end; l++)
-        if ((l < first || l > last) && !line_is_blank (&ib, l))
-          only = FALSE;
-      if (only)
-        {
-          first = klass->line;
-          last = class_end;
-        }
-    }
-  line_span (&ib, first, last, &from, &to);
-  text = g_string_sized_new (ib.len);
-  g_string_append_len (text, ib.data, from);
-  g_string_append_len (text, ib.data + to, ib.len - to);
-  if (!replace_index (&ib, text->str, text->len, NULL, error))
+  file = g_strdup (show->file);
+  odori_index_remove_show (index, show);
+  if (!odori_index_save_in_place (index, error))
     return FALSE;
   if (file_name != NULL)
-    *file_name = g_strdup (show->file);
+    *file_name = g_steal_pointer (&file);
   return TRUE;
+}
+
+gboolean
+odori_library_rename_show (const char  *index_path,
+                           const char  *show_code,
+                           const char  *show_name,
+                           GError     **error)
+{
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autofree char *name = NULL;
+  OdoriIndexShow *show = NULL;
+
+  g_return_val_if_fail (index_path != NULL, FALSE);
+  g_return_val_if_fail (show_code != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  index = load_with_show (index_path, show_code, &show, error);
+  if (index == NULL)
+    return FALSE;
+  name = show_name_for (show_name, show_code);
+  if (g_strcmp0 (show->name, name) == 0)
+    return TRUE;
+  odori_index_rename_show (index, show, name);
+  return odori_index_save_in_place (index, error);
 }

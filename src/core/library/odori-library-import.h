@@ -165,9 +165,10 @@ OdoriMotion    *odori_library_load_reference (OdoriIndex            *index,
 /* Writes MOTION as a BVA file beside the index (named after SHOW_CODE, never over an
  * existing file) and adds a show SHOW_CODE named SHOW_NAME (nullable: the code) with one
  * motion ODORI_LIBRARY_IMPORT_MOTION_CODE spanning every frame to class CLASS_CODE
- * (created at the end when missing). motion.dat is edited as text: every other byte is
- * kept (comments, line ends, encoding); the previous file is kept as motion.dat~; the
- * writes are atomic. *FILE_NAME (nullable) receives the show file's name. */
+ * (created at the end when missing). motion.dat is edited through the index's mutators
+ * and written with odori_index_save_in_place (): every other byte is kept (comments,
+ * line ends, encoding); the previous file is kept as motion.dat~; the writes are atomic.
+ * *FILE_NAME (nullable) receives the show file's name. */
 gboolean        odori_library_add_show       (const char            *index_path,
                                               const char            *class_code,
                                               const char            *show_code,
@@ -181,6 +182,13 @@ gboolean        odori_library_add_show       (const char            *index_path,
 gboolean        odori_library_remove_show    (const char            *index_path,
                                               const char            *show_code,
                                               char                 **file_name,
+                                              GError               **error);
+/* Renames show SHOW_CODE to SHOW_NAME (nullable or empty: the code; '"' and line breaks
+ * become '\'', as odori_library_add_show () does) the same way: only the show's begin
+ * line changes. ODORI_IMPORT_ERROR_NO_SHOW for an unknown code. */
+gboolean        odori_library_rename_show    (const char            *index_path,
+                                              const char            *show_code,
+                                              const char            *show_name,
                                               GError               **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriBoneMap, odori_bone_map_unref)

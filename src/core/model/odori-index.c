@@ -19,6 +19,9 @@
  * Writing: canonical layout, LF line ends, in the index's encoding. Values are written
  * "quoted", or “curly quoted” when they contain '"'; line breaks inside a value (only
  * possible for an index built in memory) are written as spaces.
+ *
+ * The reader also keeps every line (index->lines: text, line end, and what the line is),
+ * for the mutators and the preserving writer of odori-index-edit.c.
  */
 #include "config.h"
 
@@ -26,13 +29,14 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "odori-index-private.h"
 #include "odori-index.h"
+#include "odori-reader.h"
 
 G_DEFINE_QUARK (odori-index-error-quark, odori_index_error)
 
 #define LEFT_CURLY  "\xE2\x80\x9C" /* “ */
 #define RIGHT_CURLY "\xE2\x80\x9D" /* ” */
-#define EXCERPT_CHARS 40
 /* Longest line, in bytes. Real lines are a few hundred bytes; a longer one is not
  * an index table, and its values would be split, copied and quoted in messages whole. */
 #define MAX_LINE 65536
@@ -107,6 +111,30 @@ class_free (OdoriIndexClass *klass)
   g_free (klass);
 }
 
+GPtrArray *
+_odori_index_params_new (void)
+{
+  return params_new ();
+}
+
+void
+_odori_index_motion_free (OdoriIndexMotion *motion)
+{
+  motion_free (motion);
+}
+
+void
+_odori_index_show_free (OdoriIndexShow *show)
+{
+  show_free (show);
+}
+
+void
+_odori_index_class_free (OdoriIndexClass *klass)
+{
+  class_free (klass);
+}
+
 /**
  * odori_index_new:
  *
@@ -148,52 +176,11 @@ odori_index_unref (OdoriIndex *index)
   g_ptr_array_unref (index->classes);
   g_ptr_array_unref (index->comments);
   g_ptr_array_unref (index->warnings);
+  g_clear_pointer (&index->lines, g_ptr_array_unref);
   g_free (index);
 }
 
 /* Lexical helpers. Lines are valid UTF-8 (OdoriTextFile decodes) but not NUL-terminated. */
-
-/* A stray CR or LF inside a line (a lone CR in an LF file) counts as a blank: the writer
- * writes it as one, so reading again gives the same structure. */
-static inline gsize
-blank_len (const char *p,
-           const char *end)
-{
-  if (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v' || *p == '\r' ||
-                  *p == '\n'))
-    return 1;
-  if (end - p >= 3 && (guchar) p[0] == 0xE3 && (guchar) p[1] == 0x80 && (guchar) p[2] == 0x80)
-    return 3;
-  return 0;
-}
-
-static const char *
-skip_blanks (const char *p,
-             const char *end)
-{
-  gsize n;
-
-  while ((n = blank_len (p, end)) > 0)
-    p += n;
-  return p;
-}
-
-static const char *
-trim_end (const char *start,
-          const char *end)
-{
-  for (;;)
-    {
-      if (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' ||
-                          end[-1] == '\v' || end[-1] == '\r' || end[-1] == '\n'))
-        end--;
-      else if (end - start >= 3 && (guchar) end[-3] == 0xE3 && (guchar) end[-2] == 0x80 &&
-               (guchar) end[-1] == 0x80)
-        end -= 3;
-      else
-        return end;
-    }
-}
 
 static gboolean
 starts_with (const char *p,
@@ -225,30 +212,6 @@ find_seq (const char *p,
   return NULL;
 }
 
-/* At most EXCERPT_CHARS characters of [p, end), for messages. */
-static char *
-excerpt (const char *p,
-         const char *end)
-{
-  const char *q = p;
-  guint n = 0;
-  g_autofree char *s = NULL;
-
-  while (q < end && n < EXCERPT_CHARS)
-    {
-      gsize step = g_utf8_skip[*(const guchar *) q];
-
-      if (step > (gsize) (end - q))
-        step = end - q;
-      q += step;
-      n++;
-    }
-  s = g_strndup (p, q - p);
-  if (q < end)
-    return g_strconcat (s, "…", NULL);
-  return g_steal_pointer (&s);
-}
-
 static gboolean
 word_is (const char *word,
          gsize       len,
@@ -263,10 +226,10 @@ next_word (const char **p,
            const char  *end,
            const char **word)
 {
-  const char *s = skip_blanks (*p, end);
+  const char *s = odori_skip_blanks (*p, end);
   const char *t = s;
 
-  while (t < end && blank_len (t, end) == 0 && *t != '=')
+  while (t < end && odori_blank_len (t, end) == 0 && *t != '=')
     t++;
   *word = s;
   *p = t;
@@ -286,8 +249,8 @@ split_list (const char *s,
     {
       const char *comma = memchr (p, ',', end - p);
       const char *item_end = comma ? comma : end;
-      const char *a = skip_blanks (p, item_end);
-      const char *b = trim_end (a, item_end);
+      const char *a = odori_skip_blanks (p, item_end);
+      const char *b = odori_trim_blanks (a, item_end);
 
       if (b > a)
         g_ptr_array_add (items, g_strndup (a, b - a));
@@ -314,52 +277,6 @@ typedef struct
   GHashTable      *motion_codes; /* codes of the open show → OdoriIndexMotion (borrowed) */
 } Parser;
 
-static gboolean parser_error (Parser     *parser,
-                              GError    **error,
-                              int         code,
-                              const char *format,
-                              ...) G_GNUC_PRINTF (4, 5);
-
-static gboolean
-parser_error (Parser     *parser,
-              GError    **error,
-              int         code,
-              const char *format,
-              ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, ODORI_INDEX_ERROR, code, "%s:%u: %s", parser->path, parser->lineno, message);
-  return FALSE;
-}
-
-static void parser_warn_at (Parser     *parser,
-                            guint       line,
-                            const char *format,
-                            ...) G_GNUC_PRINTF (3, 4);
-
-static void
-parser_warn_at (Parser     *parser,
-                guint       line,
-                const char *format,
-                ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_ptr_array_add (parser->index->warnings,
-                   odori_diagnostic_new (parser->path, line, FALSE, "%s", message));
-}
-
 /* Reads `key=value ...` up to END into PARAMS (OdoriParam, in order). */
 static gboolean
 parse_params (Parser      *parser,
@@ -374,33 +291,35 @@ parse_params (Parser      *parser,
       g_autofree char *key_str = NULL;
       g_autofree char *value_str = NULL;
 
-      p = skip_blanks (p, end);
+      p = odori_skip_blanks (p, end);
       if (p >= end)
         return TRUE;
 
       key = p;
-      while (p < end && blank_len (p, end) == 0 && *p != '=' && *p != '"' &&
+      while (p < end && odori_blank_len (p, end) == 0 && *p != '=' && *p != '"' &&
              !starts_with (p, end, LEFT_CURLY))
         p++;
       key_end = p;
-      p = skip_blanks (p, end);
+      p = odori_skip_blanks (p, end);
       if (key_end == key || p >= end || *p != '=')
         {
           const char *tok_end = key;
           g_autofree char *got = NULL;
 
-          while (tok_end < end && blank_len (tok_end, end) == 0)
+          while (tok_end < end && odori_blank_len (tok_end, end) == 0)
             tok_end++;
-          got = excerpt (key, tok_end);
-          return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                               _("expected a parameter like code=\"A1\", got \"%s\""), got);
+          got = odori_excerpt (key, tok_end - key);
+          return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX, parser->path,
+                                  parser->lineno,
+                                  _("expected a parameter like code=\"A1\", got \"%s\""), got);
         }
       key_str = g_strndup (key, key_end - key);
-      p = skip_blanks (p + 1, end);
+      p = odori_skip_blanks (p + 1, end);
 
       if (p >= end)
-        return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                             _("missing value after \"%s=\""), key_str);
+        return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX, parser->path,
+                                parser->lineno,
+                                _("missing value after \"%s=\""), key_str);
 
       if (*p == '"' || starts_with (p, end, LEFT_CURLY))
         {
@@ -411,12 +330,13 @@ parse_params (Parser      *parser,
           close = curly ? find_seq (value, end, RIGHT_CURLY) : memchr (value, '"', end - value);
           if (close == NULL)
             {
-              g_autofree char *got = excerpt (p, end);
+              g_autofree char *got = odori_excerpt (p, end - p);
 
-              return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                                   _("unterminated quoted value of \"%s\": no closing %s before "
-                                     "the end of the line in %s"),
-                                   key_str, curly ? RIGHT_CURLY : "quote", got);
+              return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX,
+                                      parser->path, parser->lineno,
+                                      _("unterminated quoted value of \"%s\": no closing %s before "
+                                        "the end of the line in %s"),
+                                      key_str, curly ? RIGHT_CURLY : "quote", got);
             }
           value_end = close;
           p = close + (curly ? strlen (RIGHT_CURLY) : 1);
@@ -424,7 +344,7 @@ parse_params (Parser      *parser,
       else
         {
           value = p;
-          while (p < end && blank_len (p, end) == 0)
+          while (p < end && odori_blank_len (p, end) == 0)
             p++;
           value_end = p;
         }
@@ -454,8 +374,9 @@ take_param (Parser      *parser,
           continue;
         }
       if (*value != NULL)
-        return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                             _("parameter %s= given twice"), key);
+        return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX, parser->path,
+                                parser->lineno,
+                                _("parameter %s= given twice"), key);
       *value = g_steal_pointer (&param->value);
       g_ptr_array_remove_index (params, i);
     }
@@ -472,9 +393,9 @@ keep_extra (Parser     *parser,
     {
       OdoriParam *param = g_ptr_array_index (params, i);
 
-      parser_warn_at (parser, parser->lineno,
-                      _("unknown parameter \"%s\" of %s, kept and written back"),
-                      param->key, construct);
+      odori_add_warning (parser->index->warnings, parser->path, parser->lineno,
+                         _("unknown parameter \"%s\" of %s, kept and written back"),
+                         param->key, construct);
     }
   return g_ptr_array_ref (params);
 }
@@ -508,22 +429,25 @@ parse_range (Parser      *parser,
              GError     **error)
 {
   const char *end = value + strlen (value);
-  const char *a = skip_blanks (value, end);
-  const char *b = trim_end (a, end);
+  const char *a = odori_skip_blanks (value, end);
+  const char *b = odori_trim_blanks (a, end);
   const char *dash = memchr (a, '-', b - a);
-  g_autofree char *got = excerpt (value, end);
+  g_autofree char *got = odori_excerpt (value, end - value);
 
   if (dash == NULL ||
-      !parse_number (a, trim_end (a, dash), first) ||
-      !parse_number (skip_blanks (dash + 1, b), b, last))
-    return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                         _("expected frame range like 1-118, got \"%s\""), got);
+      !parse_number (a, odori_trim_blanks (a, dash), first) ||
+      !parse_number (odori_skip_blanks (dash + 1, b), b, last))
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX, parser->path,
+                            parser->lineno,
+                            _("expected frame range like 1-118, got \"%s\""), got);
   if (*first == 0)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_RANGE,
-                         _("frames are numbered from 1, got frame range \"%s\""), got);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_RANGE, parser->path,
+                            parser->lineno,
+                            _("frames are numbered from 1, got frame range \"%s\""), got);
   if (*first > *last)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_RANGE,
-                         _("frame range \"%s\" ends before it starts"), got);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_RANGE, parser->path,
+                            parser->lineno,
+                            _("frame range \"%s\" ends before it starts"), got);
   return TRUE;
 }
 
@@ -547,17 +471,19 @@ parse_part (Parser      *parser,
     return FALSE;
 
   if (code == NULL || *code == '\0')
-    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         _("define part without code= (expected like code=\"HD\")"));
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_MISSING, parser->path,
+                            parser->lineno,
+                            _("define part without code= (expected like code=\"HD\")"));
   other = g_hash_table_lookup (parser->part_codes, code);
   if (other != NULL)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_DUPLICATE,
-                         _("part code \"%s\" already defined at line %u"), code, other->line);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_DUPLICATE, parser->path,
+                            parser->lineno,
+                            _("part code \"%s\" already defined at line %u"), code, other->line);
 
   if (parser->seen_begin)
-    parser_warn_at (parser, parser->lineno,
-                    _("define part \"%s\" after the first begin block; parts should come first"),
-                    code);
+    odori_add_warning (parser->index->warnings, parser->path, parser->lineno,
+                       _("define part \"%s\" after the first begin block; parts should come first"),
+                       code);
 
   part = g_new0 (OdoriIndexPart, 1);
   part->name = g_steal_pointer (&name);
@@ -569,14 +495,16 @@ parse_part (Parser      *parser,
   g_hash_table_insert (parser->part_codes, part->code, part);
 
   if (n_empty > 0)
-    parser_warn_at (parser, parser->lineno, _("empty sensor name in map of part \"%s\" ignored"),
-                    part->code);
+    odori_add_warning (parser->index->warnings, parser->path, parser->lineno,
+                       _("empty sensor name in map of part \"%s\" ignored"),
+                       part->code);
   if (part->map[0] == NULL)
-    parser_warn_at (parser, parser->lineno, _("part \"%s\" has no sensors (map=)"), part->code);
+    odori_add_warning (parser->index->warnings, parser->path, parser->lineno,
+                       _("part \"%s\" has no sensors (map=)"), part->code);
   if (strspn (part->code, "0123456789") == strlen (part->code) || strchr (part->code, ':'))
-    parser_warn_at (parser, parser->lineno,
-                    _("part code \"%s\" cannot be written in a score (all digits or a ':')"),
-                    part->code);
+    odori_add_warning (parser->index->warnings, parser->path, parser->lineno,
+                       _("part code \"%s\" cannot be written in a score (all digits or a ':')"),
+                       part->code);
   return TRUE;
 }
 
@@ -596,8 +524,9 @@ parse_motion (Parser      *parser,
   guint first = 0, last = 0;
 
   if (parser->show == NULL)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                         _("motion outside a show block (expected \"begin show\" before it)"));
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX, parser->path,
+                            parser->lineno,
+                            _("motion outside a show block (expected \"begin show\" before it)"));
 
   if (!parse_params (parser, p, end, params, error) ||
       !take_param (parser, params, "name", &name, error) ||
@@ -607,25 +536,29 @@ parse_motion (Parser      *parser,
       !take_param (parser, params, "frames", &frames, error))
     return FALSE;
   if (frame != NULL && frames != NULL)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                         _("both frame= and frames= given; they are the same parameter"));
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX, parser->path,
+                            parser->lineno,
+                            _("both frame= and frames= given; they are the same parameter"));
   if (frame == NULL)
     frame = g_steal_pointer (&frames);
 
   if (code == NULL || *code == '\0')
-    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         _("motion without code= (expected like code=\"A1\")"));
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_MISSING, parser->path,
+                            parser->lineno,
+                            _("motion without code= (expected like code=\"A1\")"));
   if (frame == NULL)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         _("motion \"%s\" without frame= (expected like frame=1-118)"), code);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_MISSING, parser->path,
+                            parser->lineno,
+                            _("motion \"%s\" without frame= (expected like frame=1-118)"), code);
   if (!parse_range (parser, frame, &first, &last, error))
     return FALSE;
 
   other = g_hash_table_lookup (parser->motion_codes, code);
   if (other != NULL)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_DUPLICATE,
-                         _("motion code \"%s\" already defined at line %u in show \"%s\""),
-                         code, other->line, parser->show->code);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_DUPLICATE, parser->path,
+                            parser->lineno,
+                            _("motion code \"%s\" already defined at line %u in show \"%s\""),
+                            code, other->line, parser->show->code);
 
   motion = g_new0 (OdoriIndexMotion, 1);
   motion->name = g_steal_pointer (&name);
@@ -672,9 +605,11 @@ parse_begin_class (Parser      *parser,
 
   open = open_block_name (parser, &open_line);
   if (open != NULL)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
-                         _("begin class inside the %s opened at line %u (expected \"end %s\" first)"),
-                         open, open_line, open);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_UNBALANCED, parser->path,
+                            parser->lineno,
+                            _("begin class inside the %s opened at line %u (expected \"end %s\" "
+                              "first)"),
+                            open, open_line, open);
 
   klass = g_new0 (OdoriIndexClass, 1);
   klass->line = parser->lineno;
@@ -728,9 +663,11 @@ parse_begin_show (Parser      *parser,
   OdoriIndexShow *show, *other;
 
   if (parser->show != NULL)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
-                         _("begin show inside the show opened at line %u (expected \"end show\" first)"),
-                         parser->show->line);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_UNBALANCED, parser->path,
+                            parser->lineno,
+                            _("begin show inside the show opened at line %u (expected \"end show\" "
+                              "first)"),
+                            parser->show->line);
 
   if (!parse_params (parser, p, end, params, error) ||
       !take_param (parser, params, "name", &name, error) ||
@@ -739,12 +676,15 @@ parse_begin_show (Parser      *parser,
     return FALSE;
 
   if (code == NULL || *code == '\0')
-    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         _("begin show without code= (expected like code=\"BA\")"));
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_MISSING, parser->path,
+                            parser->lineno,
+                            _("begin show without code= (expected like code=\"BA\")"));
   if (file == NULL || *file == '\0')
-    return parser_error (parser, error, ODORI_INDEX_ERROR_MISSING,
-                         _("begin show \"%s\" without file= (expected like file=\"kihon1.vpm\")"),
-                         code);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_MISSING, parser->path,
+                            parser->lineno,
+                            _("begin show \"%s\" without file= (expected like "
+                              "file=\"kihon1.vpm\")"),
+                            code);
 
   show = g_new0 (OdoriIndexShow, 1);
   show->name = g_steal_pointer (&name);
@@ -758,18 +698,18 @@ parse_begin_show (Parser      *parser,
     show->klass = parser->klass;
   else
     {
-      parser_warn_at (parser, parser->lineno,
-                      _("show \"%s\" outside any class block; placed in an implicit class"),
-                      show->code);
+      odori_add_warning (parser->index->warnings, parser->path, parser->lineno,
+                         _("show \"%s\" outside any class block; placed in an implicit class"),
+                         show->code);
       show->klass = implicit_class (parser);
     }
   g_ptr_array_add (show->klass->shows, show);
 
   other = g_hash_table_lookup (parser->show_codes, show->code);
   if (other != NULL)
-    parser_warn_at (parser, parser->lineno,
-                    _("show code \"%s\" also used at line %u; symbols %s.CODE are ambiguous"),
-                    show->code, other->line, show->code);
+    odori_add_warning (parser->index->warnings, parser->path, parser->lineno,
+                       _("show code \"%s\" also used at line %u; symbols %s.CODE are ambiguous"),
+                       show->code, other->line, show->code);
   else
     g_hash_table_insert (parser->show_codes, show->code, show);
 
@@ -787,40 +727,46 @@ parse_end (Parser      *parser,
 {
   const char *word;
   gsize len = next_word (&p, end, &word);
-  g_autofree char *got = excerpt (word, end);
+  g_autofree char *got = odori_excerpt (word, end - word);
   const char *open;
   guint open_line;
 
   open = open_block_name (parser, &open_line);
   if (open == NULL)
-    return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
-                         _("\"end %s\" without a matching begin"), got);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_UNBALANCED, parser->path,
+                            parser->lineno,
+                            _("\"end %s\" without a matching begin"), got);
   if (!word_is (word, len, open))
-    return parser_error (parser, error, ODORI_INDEX_ERROR_UNBALANCED,
-                         _("expected \"end %s\" to close the %s opened at line %u, got \"end %s\""),
-                         open, open, open_line, got);
-  p = skip_blanks (p, end);
+    return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_UNBALANCED, parser->path,
+                            parser->lineno,
+                            _("expected \"end %s\" to close the %s opened at line %u, got \"end "
+                              "%s\""),
+                            open, open, open_line, got);
+  p = odori_skip_blanks (p, end);
   if (p < end)
     {
-      g_autofree char *rest = excerpt (p, end);
+      g_autofree char *rest = odori_excerpt (p, end - p);
 
-      return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX,
-                           _("unexpected text after \"end %s\": \"%s\""), open, rest);
+      return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX, parser->path,
+                              parser->lineno,
+                              _("unexpected text after \"end %s\": \"%s\""), open, rest);
     }
 
   if (parser->show != NULL)
     {
       if (parser->show->motions->len == 0)
-        parser_warn_at (parser, parser->show->line, _("show \"%s\" has no motion lines"),
-                        parser->show->code);
+        odori_add_warning (parser->index->warnings, parser->path, parser->show->line,
+                           _("show \"%s\" has no motion lines"),
+                           parser->show->code);
       parser->show = NULL;
       g_hash_table_remove_all (parser->motion_codes);
     }
   else
     {
       if (parser->klass->shows->len == 0)
-        parser_warn_at (parser, parser->klass->line, _("class \"%s\" has no show blocks"),
-                        parser->klass->code ? parser->klass->code : "");
+        odori_add_warning (parser->index->warnings, parser->path, parser->klass->line,
+                           _("class \"%s\" has no show blocks"),
+                           parser->klass->code ? parser->klass->code : "");
       parser->klass = NULL;
     }
   return TRUE;
@@ -833,10 +779,11 @@ expected_error (Parser      *parser,
                 const char  *p,
                 const char  *end)
 {
-  g_autofree char *got = excerpt (p, end);
+  g_autofree char *got = odori_excerpt (p, end - p);
 
-  return parser_error (parser, error, ODORI_INDEX_ERROR_SYNTAX, "expected %s, got \"%s\"",
-                       expected, got);
+  return odori_set_error (error, ODORI_INDEX_ERROR, ODORI_INDEX_ERROR_SYNTAX, parser->path,
+                          parser->lineno, "expected %s, got \"%s\"",
+                          expected, got);
 }
 
 static gboolean
@@ -845,8 +792,8 @@ parse_line (Parser      *parser,
             gsize        len,
             GError     **error)
 {
-  const char *end = trim_end (line, line + len);
-  const char *p = skip_blanks (line, end);
+  const char *end = odori_trim_blanks (line, line + len);
+  const char *p = odori_skip_blanks (line, end);
   const char *word;
   gsize wlen;
 
@@ -887,7 +834,47 @@ parse_line (Parser      *parser,
     return parse_end (parser, p, end, error);
 
   return expected_error (parser, error, _("\"define part\", \"begin\", \"end\" or \"motion\""),
-                         skip_blanks (line, end), end);
+                         odori_skip_blanks (line, end), end);
+}
+
+/* Keeps the line the parser just read, with what it was: the parser's state before the
+ * line (N_PARTS, KLASS, SHOW, N_MOTIONS) against its state after it. */
+static void
+record_line (Parser                *parser,
+             const OdoriLineReader *reader,
+             const char            *data,
+             guint                  n_parts,
+             OdoriIndexClass       *klass,
+             OdoriIndexShow        *show,
+             guint                  n_motions)
+{
+  OdoriIndex *index = parser->index;
+  OdoriIndexLineKind kind = ODORI_INDEX_LINE_OTHER;
+  gpointer item = NULL;
+  const char *eol = reader->line + reader->len;
+  gsize eol_len = data + odori_line_reader_offset ((OdoriLineReader *) reader) - eol;
+
+  if (index->parts->len > n_parts)
+    {
+      kind = ODORI_INDEX_LINE_PART;
+      item = g_ptr_array_index (index->parts, index->parts->len - 1);
+    }
+  else if (parser->show != show)
+    {
+      kind = show == NULL ? ODORI_INDEX_LINE_SHOW_BEGIN : ODORI_INDEX_LINE_SHOW_END;
+      item = show == NULL ? parser->show : show;
+    }
+  else if (parser->klass != klass)
+    {
+      kind = klass == NULL ? ODORI_INDEX_LINE_CLASS_BEGIN : ODORI_INDEX_LINE_CLASS_END;
+      item = klass == NULL ? parser->klass : klass;
+    }
+  else if (show != NULL && show->motions->len > n_motions)
+    {
+      kind = ODORI_INDEX_LINE_MOTION;
+      item = g_ptr_array_index (show->motions, show->motions->len - 1);
+    }
+  _odori_index_read_line (index, reader->line, reader->len, eol, eol_len, kind, item);
 }
 
 /**
@@ -902,6 +889,7 @@ odori_index_load (const char  *path,
                   GError     **error)
 {
   g_autoptr(OdoriTextFile) file = NULL;
+  g_autoptr(OdoriIndex) index = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -909,7 +897,17 @@ odori_index_load (const char  *path,
   file = odori_text_file_open (path, error);
   if (file == NULL)
     return NULL;
-  return odori_index_load_text (file, error);
+  index = odori_index_load_text (file, error);
+  if (index != NULL && index->encoding == ODORI_ENCODING_SHIFT_JIS)
+    {
+      /* the file's own bytes, so that untouched lines are written back as they were */
+      g_autoptr(GMappedFile) raw = odori_mapped_file_new (path, NULL);
+
+      if (raw != NULL)
+        _odori_index_attach_raw (index, g_mapped_file_get_contents (raw),
+                                 g_mapped_file_get_length (raw));
+    }
+  return g_steal_pointer (&index);
 }
 
 /**
@@ -930,6 +928,7 @@ odori_index_load_text (OdoriTextFile  *file,
   OdoriLineReader reader;
   Parser parser = { 0 };
   const char *open;
+  const char *data;
   guint open_line;
 
   g_return_val_if_fail (file != NULL, NULL);
@@ -938,6 +937,8 @@ odori_index_load_text (OdoriTextFile  *file,
   index = odori_index_new ();
   index->path = g_strdup (odori_text_file_get_path (file));
   index->encoding = odori_text_file_get_encoding (file);
+  index->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) _odori_index_line_free);
+  data = odori_text_file_get_data (file, NULL);
 
   part_codes = g_hash_table_new (g_str_hash, g_str_equal);
   show_codes = g_hash_table_new (g_str_hash, g_str_equal);
@@ -951,6 +952,11 @@ odori_index_load_text (OdoriTextFile  *file,
   odori_line_reader_init (&reader, file);
   while (odori_line_reader_next (&reader))
     {
+      OdoriIndexClass *klass = parser.klass;
+      OdoriIndexShow *show = parser.show;
+      guint n_parts = index->parts->len;
+      guint n_motions = show != NULL ? show->motions->len : 0;
+
       parser.lineno = reader.lineno;
       if (reader.len > MAX_LINE)
         {
@@ -961,7 +967,9 @@ odori_index_load_text (OdoriTextFile  *file,
         }
       if (!parse_line (&parser, reader.line, reader.len, error))
         return NULL;
+      record_line (&parser, &reader, data, n_parts, klass, show, n_motions);
     }
+  _odori_index_finish_read (index);
 
   open = open_block_name (&parser, &open_line);
   if (open != NULL)
@@ -1048,6 +1056,39 @@ write_part (OdoriOutput    *out,
   write_line (out, s);
 }
 
+void
+_odori_index_format_show (GString        *s,
+                          OdoriIndexShow *show)
+{
+  g_string_append (s, "begin show");
+  append_param (s, "name", show->name);
+  append_param (s, "code", show->code);
+  append_param (s, "file", show->file);
+  append_extra (s, show->extra);
+}
+
+void
+_odori_index_format_motion (GString          *s,
+                            OdoriIndexMotion *motion)
+{
+  g_string_append (s, "motion");
+  append_param (s, "name", motion->name);
+  append_param (s, "code", motion->code);
+  append_param (s, "exp", motion->exp);
+  g_string_append_printf (s, " frame=%u-%u", motion->first, motion->last);
+  append_extra (s, motion->extra);
+}
+
+void
+_odori_index_format_class (GString         *s,
+                           OdoriIndexClass *klass)
+{
+  g_string_append (s, "begin class");
+  append_param (s, "name", klass->name);
+  append_param (s, "code", klass->code);
+  append_extra (s, klass->extra);
+}
+
 static void
 write_show (OdoriOutput    *out,
             GString        *s,
@@ -1055,23 +1096,13 @@ write_show (OdoriOutput    *out,
             const char     *indent)
 {
   g_string_append (s, indent);
-  g_string_append (s, "begin show");
-  append_param (s, "name", show->name);
-  append_param (s, "code", show->code);
-  append_param (s, "file", show->file);
-  append_extra (s, show->extra);
+  _odori_index_format_show (s, show);
   write_line (out, s);
 
   for (guint i = 0; show->motions != NULL && i < show->motions->len; i++)
     {
-      OdoriIndexMotion *motion = g_ptr_array_index (show->motions, i);
-
-      g_string_append_printf (s, "%s  motion", indent);
-      append_param (s, "name", motion->name);
-      append_param (s, "code", motion->code);
-      append_param (s, "exp", motion->exp);
-      g_string_append_printf (s, " frame=%u-%u", motion->first, motion->last);
-      append_extra (s, motion->extra);
+      g_string_append_printf (s, "%s  ", indent);
+      _odori_index_format_motion (s, g_ptr_array_index (show->motions, i));
       write_line (out, s);
     }
 
@@ -1088,10 +1119,7 @@ write_class (OdoriOutput     *out,
 
   if (!klass->implicit)
     {
-      g_string_append (s, "begin class");
-      append_param (s, "name", klass->name);
-      append_param (s, "code", klass->code);
-      append_extra (s, klass->extra);
+      _odori_index_format_class (s, klass);
       write_line (out, s);
     }
   for (guint i = 0; klass->shows != NULL && i < klass->shows->len; i++)

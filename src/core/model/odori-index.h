@@ -32,6 +32,7 @@ typedef struct
 
 typedef struct _OdoriIndexClass OdoriIndexClass;
 typedef struct _OdoriIndexShow  OdoriIndexShow;
+typedef struct _OdoriIndexLine  OdoriIndexLine;
 
 typedef struct
 {
@@ -86,6 +87,10 @@ struct _OdoriIndex
   GPtrArray      *classes;   /* OdoriIndexClass* */
   GPtrArray      *comments;  /* char*: '#' lines, written back at the top */
   GPtrArray      *warnings;  /* OdoriDiagnostic* from loading */
+  /*< private >*/
+  GPtrArray      *lines;     /* OdoriIndexLine*: the file's lines as read and edited, for
+                              * odori_index_write_preserving (); NULL when built in memory */
+  char            newline[3]; /* the file's first line end, for new lines ("": LF) */
 };
 
 GQuark            odori_index_error_quark  (void);
@@ -112,6 +117,65 @@ OdoriIndexMotion *odori_index_lookup       (OdoriIndex     *index,
 /* Absolute path of a show's file (relative to the index's directory). */
 char             *odori_index_show_path    (OdoriIndex     *index,
                                             OdoriIndexShow *show);
+
+/* Editing (odori-index-edit.c). Edit a loaded index through these functions only: they
+ * change the model and the file's lines together, so odori_index_write_preserving ()
+ * writes every untouched line byte for byte. Line numbers (->line) are renumbered after
+ * each edit; index->comments follows the file's comment lines. */
+OdoriIndexShow   *odori_index_find_show    (OdoriIndex     *index,
+                                            const char     *code);
+/* The first explicit class (not an implicit one) with CODE. */
+OdoriIndexClass  *odori_index_find_class   (OdoriIndex     *index,
+                                            const char     *code);
+/* A new, empty class block at the end of the file. NAME nullable.
+ * ODORI_INDEX_ERROR_DUPLICATE when an explicit class has CODE. */
+OdoriIndexClass  *odori_index_add_class    (OdoriIndex     *index,
+                                            const char     *code,
+                                            const char     *name,
+                                            GError        **error);
+/* Removes the class block, its shows and every line inside it. */
+void              odori_index_remove_class (OdoriIndex     *index,
+                                            OdoriIndexClass *klass);
+/* A new show block, without motions, at the end of KLASS. NAME nullable.
+ * ODORI_INDEX_ERROR_DUPLICATE when a show has CODE. */
+OdoriIndexShow   *odori_index_add_show     (OdoriIndex     *index,
+                                            OdoriIndexClass *klass,
+                                            const char     *code,
+                                            const char     *name,
+                                            const char     *file,
+                                            GError        **error);
+/* Removes the show block (and its lines). A class left without shows goes too when its
+ * block holds nothing else but blank lines (a class holds one or more shows); an
+ * implicit class always. */
+void              odori_index_remove_show  (OdoriIndex     *index,
+                                            OdoriIndexShow *show);
+/* Sets the show's name (nullable: none); its begin line is written anew. */
+void              odori_index_rename_show  (OdoriIndex     *index,
+                                            OdoriIndexShow *show,
+                                            const char     *name);
+/* A new motion line at the end of SHOW. NAME and EXP nullable. FIRST..LAST 1-based,
+ * inclusive: ODORI_INDEX_ERROR_RANGE otherwise; ODORI_INDEX_ERROR_DUPLICATE when the
+ * show has CODE. */
+OdoriIndexMotion *odori_index_add_motion   (OdoriIndex     *index,
+                                            OdoriIndexShow *show,
+                                            const char     *code,
+                                            const char     *name,
+                                            const char     *exp,
+                                            guint           first,
+                                            guint           last,
+                                            GError        **error);
+void              odori_index_remove_motion (OdoriIndex    *index,
+                                            OdoriIndexMotion *motion);
+/* Writes the file's lines as read, with the edits: untouched lines byte for byte (their
+ * text, line ends, Shift_JIS bytes), new lines in the file's first line end. OUT must be
+ * in index->encoding. An index built in memory is written as odori_index_write () does. */
+void              odori_index_write_preserving (OdoriIndex *index,
+                                            OdoriOutput    *out);
+/* Writes the index over index->path with odori_index_write_preserving (), atomically,
+ * after checking that the new text reads as an index; the previous file is first kept,
+ * atomically too, as index->path with "~" appended. */
+gboolean          odori_index_save_in_place (OdoriIndex    *index,
+                                            GError        **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriIndex, odori_index_unref)
 

@@ -22,6 +22,7 @@ typedef enum
 
 struct _OdoriScoreEdit
 {
+  gatomicrefcount ref_count;
   char           *label;
   GArray         *removed;      /* OdoriScoreEditSymbol */
   GArray         *added;        /* OdoriScoreEditSymbol */
@@ -81,6 +82,7 @@ odori_score_edit_new (const char *label)
 {
   OdoriScoreEdit *edit = g_new0 (OdoriScoreEdit, 1);
 
+  g_atomic_ref_count_init (&edit->ref_count);
   edit->label = g_strdup (label);
   edit->removed = g_array_new (FALSE, TRUE, sizeof (OdoriScoreEditSymbol));
   edit->added = g_array_new (FALSE, TRUE, sizeof (OdoriScoreEditSymbol));
@@ -89,10 +91,19 @@ odori_score_edit_new (const char *label)
   return edit;
 }
 
+OdoriScoreEdit *
+odori_score_edit_ref (OdoriScoreEdit *edit)
+{
+  g_return_val_if_fail (edit != NULL, NULL);
+
+  g_atomic_ref_count_inc (&edit->ref_count);
+  return edit;
+}
+
 void
 odori_score_edit_free (OdoriScoreEdit *edit)
 {
-  if (edit == NULL)
+  if (edit == NULL || !g_atomic_ref_count_dec (&edit->ref_count))
     return;
   g_free (edit->label);
   g_array_unref (edit->removed);

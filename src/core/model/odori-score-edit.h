@@ -40,6 +40,8 @@ typedef struct _OdoriScoreEdit OdoriScoreEdit;
 GQuark            odori_score_edit_error_quark     (void);
 
 OdoriScoreEdit   *odori_score_edit_new             (const char           *label);
+OdoriScoreEdit   *odori_score_edit_ref             (OdoriScoreEdit       *edit);
+/* Drops a reference (the edit is freed with the last one). */
 void              odori_score_edit_free            (OdoriScoreEdit       *edit);
 /* What the edit is called in Undo/Redo ("Move", "Delete"…). */
 const char       *odori_score_edit_get_label       (OdoriScoreEdit       *edit);

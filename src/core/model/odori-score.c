@@ -26,11 +26,11 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "odori-reader.h"
 #include "odori-score.h"
 
 G_DEFINE_QUARK (odori-score-error-quark, odori_score_error)
 
-#define EXCERPT_CHARS 40
 /* Longest line, in bytes. Real lines are a few hundred bytes; a longer one is not
  * a dance score, and its values would be split, copied and quoted in messages whole. */
 #define MAX_LINE 65536
@@ -217,72 +217,6 @@ odori_score_part_add_symbol (OdoriScorePart *part,
 
 /* Lexical helpers. Lines are valid UTF-8 (OdoriTextFile decodes) but not NUL-terminated. */
 
-/* A stray CR or LF inside a line (a lone CR in an LF file) counts as a blank: the writer
- * writes it as one, so reading again gives the same structure. */
-static inline gsize
-blank_len (const char *p,
-           const char *end)
-{
-  if (p < end && (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v' || *p == '\r' ||
-                  *p == '\n'))
-    return 1;
-  if (end - p >= 3 && (guchar) p[0] == 0xE3 && (guchar) p[1] == 0x80 && (guchar) p[2] == 0x80)
-    return 3;
-  return 0;
-}
-
-static const char *
-skip_blanks (const char *p,
-             const char *end)
-{
-  gsize n;
-
-  while ((n = blank_len (p, end)) > 0)
-    p += n;
-  return p;
-}
-
-static const char *
-trim_end (const char *start,
-          const char *end)
-{
-  for (;;)
-    {
-      if (end > start && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\f' ||
-                          end[-1] == '\v' || end[-1] == '\r' || end[-1] == '\n'))
-        end--;
-      else if (end - start >= 3 && (guchar) end[-3] == 0xE3 && (guchar) end[-2] == 0x80 &&
-               (guchar) end[-1] == 0x80)
-        end -= 3;
-      else
-        return end;
-    }
-}
-
-/* At most EXCERPT_CHARS characters of [p, end), for messages. */
-static char *
-excerpt (const char *p,
-         const char *end)
-{
-  const char *q = p;
-  guint n = 0;
-  g_autofree char *s = NULL;
-
-  while (q < end && n < EXCERPT_CHARS)
-    {
-      gsize step = g_utf8_skip[*(const guchar *) q];
-
-      if (step > (gsize) (end - q))
-        step = end - q;
-      q += step;
-      n++;
-    }
-  s = g_strndup (p, q - p);
-  if (q < end)
-    return g_strconcat (s, "…", NULL);
-  return g_steal_pointer (&s);
-}
-
 static gboolean
 all_digits (const char *p,
             const char *end)
@@ -307,8 +241,8 @@ split_sensors (const char *p,
     {
       const char *comma = memchr (p, ',', end - p);
       const char *item_end = comma ? comma : end;
-      const char *a = skip_blanks (p, item_end);
-      const char *b = trim_end (a, item_end);
+      const char *a = odori_skip_blanks (p, item_end);
+      const char *b = odori_trim_blanks (a, item_end);
 
       if (b > a)
         g_ptr_array_add (items, g_strndup (a, b - a));
@@ -351,50 +285,6 @@ typedef struct
   guint           key_lines[N_KEYS];
 } Parser;
 
-static gboolean parser_error (Parser     *parser,
-                              GError    **error,
-                              int         code,
-                              const char *format,
-                              ...) G_GNUC_PRINTF (4, 5);
-
-static gboolean
-parser_error (Parser     *parser,
-              GError    **error,
-              int         code,
-              const char *format,
-              ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_set_error (error, ODORI_SCORE_ERROR, code, "%s:%u: %s", parser->path, parser->lineno, message);
-  return FALSE;
-}
-
-static void parser_warn (Parser     *parser,
-                         const char *format,
-                         ...) G_GNUC_PRINTF (2, 3);
-
-static void
-parser_warn (Parser     *parser,
-             const char *format,
-             ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_ptr_array_add (parser->score->warnings,
-                   odori_diagnostic_new (parser->path, parser->lineno, FALSE, "%s", message));
-}
-
 static char *
 dup_or_null (const char *p,
              const char *end)
@@ -410,16 +300,18 @@ parse_frame_time (Parser      *parser,
 {
   const char *p = value;
   double x;
-  g_autofree char *got = excerpt (value, end);
+  g_autofree char *got = odori_excerpt (value, end - value);
 
   if (odori_looks_non_finite (value, end))
-    return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
-                         _("expected seconds per frame like 0.033333 after \"# FrameTime:\", got "
-                           "\"%s\", which is not a finite number"), got);
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_NUMBER, parser->path,
+                            parser->lineno,
+                            _("expected seconds per frame like 0.033333 after \"# FrameTime:\", "
+                              "got \"%s\", which is not a finite number"), got);
   if (!odori_parse_double (&p, end, &x) || p != end || !(x > 0))
-    return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
-                         _("expected a positive number of seconds per frame like 0.033333 after "
-                           "\"# FrameTime:\", got \"%s\""), got);
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_NUMBER, parser->path,
+                            parser->lineno,
+                            _("expected a positive number of seconds per frame like 0.033333 after "
+                              "\"# FrameTime:\", got \"%s\""), got);
   parser->score->frame_time = x;
   return TRUE;
 }
@@ -432,12 +324,13 @@ parse_blend (Parser      *parser,
 {
   const char *p = value;
   gint64 n;
-  g_autofree char *got = excerpt (value, end);
+  g_autofree char *got = odori_excerpt (value, end - value);
 
   if (!odori_parse_int (&p, end, &n) || p != end || n < 0 || n > G_MAXINT)
-    return parser_error (parser, error, ODORI_SCORE_ERROR_NUMBER,
-                         _("expected a whole number of transition frames (0 or more) after "
-                           "\"# Blend:\", got \"%s\""), got);
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_NUMBER, parser->path,
+                            parser->lineno,
+                            _("expected a whole number of transition frames (0 or more) after \"# "
+                              "Blend:\", got \"%s\""), got);
   parser->score->blend = (int) n;
   return TRUE;
 }
@@ -452,14 +345,14 @@ parse_header_line (Parser      *parser,
                    GError     **error)
 {
   OdoriScore *score = parser->score;
-  const char *key = skip_blanks (p + 1, end);
+  const char *key = odori_skip_blanks (p + 1, end);
   const char *colon = memchr (key, ':', end - key);
   const char *key_end, *value;
   int k;
 
   if (colon == NULL)
     goto unknown;
-  key_end = trim_end (key, colon);
+  key_end = odori_trim_blanks (key, colon);
   for (k = 0; k < N_KEYS; k++)
     if ((gsize) (key_end - key) == strlen (header_keys[k]) &&
         g_ascii_strncasecmp (key, header_keys[k], key_end - key) == 0)
@@ -468,10 +361,11 @@ parse_header_line (Parser      *parser,
     goto unknown;
 
   if (parser->key_lines[k] != 0)
-    parser_warn (parser, _("\"# %s:\" given again (first at line %u); the last one is used"),
-                 header_keys[k], parser->key_lines[k]);
+    odori_add_warning (parser->score->warnings, parser->path, parser->lineno,
+                       _("\"# %s:\" given again (first at line %u); the last one is used"),
+                       header_keys[k], parser->key_lines[k]);
   parser->key_lines[k] = parser->lineno;
-  value = skip_blanks (colon + 1, end);
+  value = odori_skip_blanks (colon + 1, end);
 
   switch ((HeaderKey) k)
     {
@@ -520,27 +414,32 @@ parse_symbol_line (Parser      *parser,
 
   if (!g_ascii_string_to_unsigned (start_text, 10, 1, G_MAXINT, &start, NULL))
     {
-      g_autofree char *got = excerpt (key, key_end);
+      g_autofree char *got = odori_excerpt (key, key_end - key);
 
       if (strspn (start_text, "0") == strlen (start_text))
-        return parser_error (parser, error, ODORI_SCORE_ERROR_START,
-                             _("start frames are numbered from 1, got \"%s\""), got);
-      return parser_error (parser, error, ODORI_SCORE_ERROR_START,
-                           _("start frame \"%s\" is too large"), got);
+        return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_START, parser->path,
+                                parser->lineno,
+                                _("start frames are numbered from 1, got \"%s\""), got);
+      return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_START, parser->path,
+                              parser->lineno,
+                              _("start frame \"%s\" is too large"), got);
     }
   if (parser->part == NULL)
-    return parser_error (parser, error, ODORI_SCORE_ERROR_NO_PART,
-                         _("dance symbol before any part header (expected a line like "
-                           "\"HD: Body,Head\" first)"));
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_NO_PART, parser->path,
+                            parser->lineno,
+                            _("dance symbol before any part header (expected a line like \"HD: "
+                              "Body,Head\" first)"));
   if (value >= end)
-    return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
-                         _("expected a dance symbol after \"%s:\", got nothing"), start_text);
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_SYNTAX, parser->path,
+                            parser->lineno,
+                            _("expected a dance symbol after \"%s:\", got nothing"), start_text);
 
   symbol = g_strndup (value, end - value);
   if (!insert_symbol (parser->part, (guint) start, symbol, parser->lineno, &existing))
-    return parser_error (parser, error, ODORI_SCORE_ERROR_DUPLICATE,
-                         _("part \"%s\" already has symbol \"%s\" at frame %u (line %u)"),
-                         parser->part->code, existing->symbol, existing->start, existing->line);
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_DUPLICATE, parser->path,
+                            parser->lineno,
+                            _("part \"%s\" already has symbol \"%s\" at frame %u (line %u)"),
+                            parser->part->code, existing->symbol, existing->start, existing->line);
   return TRUE;
 }
 
@@ -571,16 +470,18 @@ parse_part_line (Parser      *parser,
    * another part (fuzz-score): codes are printable. */
   if (has_control (key, key_end))
     {
-      g_autofree char *got = excerpt (key, key_end);
+      g_autofree char *got = odori_excerpt (key, key_end - key);
 
-      return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
-                           _("part code \"%s\" holds a control character (expected letters "
-                             "and digits, like \"HD\")"),
-                           got);
+      return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_SYNTAX, parser->path,
+                              parser->lineno,
+                              _("part code \"%s\" holds a control character (expected letters and "
+                                "digits, like \"HD\")"),
+                              got);
     }
   if (part != NULL)
-    return parser_error (parser, error, ODORI_SCORE_ERROR_DUPLICATE,
-                         _("part \"%s\" given twice (first at line %u)"), code, part->line);
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_DUPLICATE, parser->path,
+                            parser->lineno,
+                            _("part \"%s\" given twice (first at line %u)"), code, part->line);
 
   part = part_new (code, NULL);
   g_strfreev (part->sensors);
@@ -591,7 +492,8 @@ parse_part_line (Parser      *parser,
   parser->part = part;
 
   if (n_empty > 0)
-    parser_warn (parser, _("empty sensor name in the list of part \"%s\" ignored"), code);
+    odori_add_warning (parser->score->warnings, parser->path, parser->lineno,
+                       _("empty sensor name in the list of part \"%s\" ignored"), code);
   return TRUE;
 }
 
@@ -611,8 +513,8 @@ parse_line (Parser      *parser,
             gsize        len,
             GError     **error)
 {
-  const char *end = trim_end (line, line + len);
-  const char *p = skip_blanks (line, end);
+  const char *end = odori_trim_blanks (line, line + len);
+  const char *p = odori_skip_blanks (line, end);
   const char *colon, *key_end, *value;
 
   if (p >= end)
@@ -623,26 +525,29 @@ parse_line (Parser      *parser,
   colon = memchr (p, ':', end - p);
   if (colon == NULL)
     {
-      g_autofree char *got = excerpt (p, end);
+      g_autofree char *got = odori_excerpt (p, end - p);
 
-      return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
-                           _("expected a part header like \"HD: Body,Head\" or a symbol line "
-                             "like \"1: A1\", got \"%s\""), got);
+      return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_SYNTAX, parser->path,
+                              parser->lineno,
+                              _("expected a part header like \"HD: Body,Head\" or a symbol line "
+                                "like \"1: A1\", got \"%s\""), got);
     }
-  key_end = trim_end (p, colon);
-  value = skip_blanks (colon + 1, end);
+  key_end = odori_trim_blanks (p, colon);
+  value = odori_skip_blanks (colon + 1, end);
   if (key_end == p)
-    return parser_error (parser, error, ODORI_SCORE_ERROR_SYNTAX,
-                         _("expected a part code or a start frame before ':'"));
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_SYNTAX, parser->path,
+                            parser->lineno,
+                            _("expected a part code or a start frame before ':'"));
 
   if (all_digits (p, key_end))
     return parse_symbol_line (parser, p, key_end, value, end, error);
   if (is_bad_number (p, key_end))
     {
-      g_autofree char *got = excerpt (p, key_end);
+      g_autofree char *got = odori_excerpt (p, key_end - p);
 
-      return parser_error (parser, error, ODORI_SCORE_ERROR_START,
-                           _("expected a start frame (a whole number from 1), got \"%s\""), got);
+      return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_START, parser->path,
+                              parser->lineno,
+                              _("expected a start frame (a whole number from 1), got \"%s\""), got);
     }
   return parse_part_line (parser, p, key_end, value, end, error);
 }

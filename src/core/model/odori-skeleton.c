@@ -84,9 +84,9 @@
  *   and calves (4) of the known naming schemes. These are placeholder codes: a later
  *   issue ships a bulge_types file (FORMATS.md §7) that defines exactly these codes.
  * - The XML description is read with libxml2 without network access, without loading any
- *   DTD and without substituting entities; a document that declares an entity is refused
- *   at the declaration (so billion-laughs and external entities never expand or load), as
- *   is a file over 4 MB. Bones must name parents that come earlier in the file.
+ *   DTD and without substituting entities (odori_xml_read ()); a document with a DOCTYPE is
+ *   refused at it (so billion-laughs and external entities never expand or load), as is a
+ *   file over 4 MB. Bones must name parents that come earlier in the file.
  */
 #include "config.h"
 
@@ -101,13 +101,11 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
+#include "odori-reader.h"
 #include "odori-skeleton.h"
 #include "odori-text.h"
 
 G_DEFINE_QUARK (odori-skeleton-error-quark, odori_skeleton_error)
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlDoc, xmlFreeDoc)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (xmlParserCtxt, xmlFreeParserCtxt)
 
 /* A skeleton description is a few kilobytes; anything this big is not one. */
 #define MAX_XML_BYTES (4 * 1024 * 1024)
@@ -611,51 +609,6 @@ odori_skeleton_find (const OdoriSkeleton *skeleton,
 }
 
 /* Trees over segments */
-
-/* Depth-first order of a forest given by PARENT (acyclic), roots and children in index
- * order. Iterative: an inferred chain of thousands of markers costs no C stack. Returns
- * the number of nodes written to ORDER. */
-static guint
-forest_preorder (const int *parent,
-                 guint      n,
-                 guint     *order)
-{
-  g_autofree int *first_child = g_new (int, MAX (n, 1));
-  g_autofree int *next_sibling = g_new (int, MAX (n, 1));
-  guint k = 0;
-
-  for (guint i = 0; i < n; i++)
-    first_child[i] = next_sibling[i] = -1;
-  for (guint i = n; i-- > 0;)
-    if (parent[i] >= 0)
-      {
-        next_sibling[i] = first_child[parent[i]];
-        first_child[parent[i]] = i;
-      }
-
-  for (guint r = 0; r < n; r++)
-    {
-      int v = r;
-
-      if (parent[r] >= 0)
-        continue;
-      for (;;)
-        {
-          order[k++] = v;
-          if (first_child[v] >= 0)
-            {
-              v = first_child[v];
-              continue;
-            }
-          while (v != (int) r && next_sibling[v] < 0)
-            v = parent[v];
-          if (v == (int) r)
-            break;
-          v = next_sibling[v];
-        }
-    }
-  return k;
-}
 
 /* TRUE if every parent index is in range and following parents always ends at a root. */
 static gboolean
@@ -1792,7 +1745,7 @@ build_skeleton (const BuildInfo *info)
   double size, min_radius;
   guint k;
 
-  k = forest_preorder (info->parent, n, order);
+  k = odori_forest_preorder (info->parent, n, order);
   g_assert (k == n);
   for (guint s = 0; s < n; s++)
     if (info->parent[s] >= 0)
@@ -2023,32 +1976,6 @@ odori_skeleton_for_motion (const OdoriMotion *motion)
 
 /* XML description */
 
-static gboolean
-set_xml_error (GError     **error,
-               int          code,
-               const char  *path,
-               long         line,
-               const char  *format,
-               ...) G_GNUC_PRINTF (5, 6);
-
-static gboolean
-set_xml_error (GError     **error,
-               int          code,
-               const char  *path,
-               long         line,
-               const char  *format,
-               ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, ODORI_SKELETON_ERROR, code, "%s:%ld: %s", path, MAX (line, 1), message);
-  return FALSE;
-}
-
 /* Reads at most MAX_XML_BYTES (+1 to notice more); works on pipes and devices, whose size
  * stat() does not tell. */
 static char *
@@ -2089,9 +2016,9 @@ read_limited (const char  *path,
       if (len > MAX_XML_BYTES)
         {
           close (fd);
-          set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1,
-                         _("the file is larger than %d bytes, too large for a skeleton "
-                           "description"), MAX_XML_BYTES);
+          odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_XML, path, 1,
+                           _("the file is larger than %d bytes, too large for a skeleton "
+                             "description"), MAX_XML_BYTES);
           return NULL;
         }
     }
@@ -2100,108 +2027,19 @@ read_limited (const char  *path,
   return g_steal_pointer (&data);
 }
 
-typedef struct
-{
-  gboolean entity_declared;
-  long     line;
-  char    *first_error;   /* libxml2 goes on after some errors: the first is the cause */
-  long     first_error_line;
-} ParseGuard;
-
-/* libxml2 2.12 made the error const; take it const and cast the callback, so that both
- * the 2.9 of Debian 12 and newer releases compile without warnings. */
-static void
-structured_error_cb (void           *ctx,
-                     const xmlError *xerr)
-{
-  xmlParserCtxtPtr ctxt = ctx;
-  ParseGuard *guard = ctxt->_private;
-
-  if (guard->first_error != NULL || xerr == NULL || xerr->level < XML_ERR_ERROR)
-    return;
-  guard->first_error = g_strchomp (g_strdup (xerr->message ? xerr->message : "error"));
-  guard->first_error_line = xerr->line;
-}
-
-/* SAX hook for <!ENTITY>: refuse the document there, before anything is expanded. */
-static void
-entity_decl_cb (void          *ctx,
-                const xmlChar *name,
-                int            type,
-                const xmlChar *public_id,
-                const xmlChar *system_id,
-                xmlChar       *content)
-{
-  xmlParserCtxtPtr ctxt = ctx;
-  ParseGuard *guard = ctxt->_private;
-
-  if (!guard->entity_declared)
-    {
-      guard->entity_declared = TRUE;
-      guard->line = ctxt->input != NULL ? ctxt->input->line : 0;
-    }
-  xmlStopParser (ctxt);
-}
-
-static void
-unparsed_entity_decl_cb (void          *ctx,
-                         const xmlChar *name,
-                         const xmlChar *public_id,
-                         const xmlChar *system_id,
-                         const xmlChar *notation_name)
-{
-  entity_decl_cb (ctx, name, 0, public_id, system_id, NULL);
-}
-
 static xmlDoc *
 parse_xml (const char  *path,
            const char  *data,
            gsize        len,
            GError     **error)
 {
-  g_autoptr(xmlParserCtxt) ctxt = xmlNewParserCtxt ();
-  g_autoptr(xmlDoc) doc = NULL;
-  ParseGuard guard = { FALSE, 0, NULL, 0 };
-  g_autofree char *first_error = NULL;
+  const OdoriXmlErrors xml_errors = {
+    ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_XML, ODORI_SKELETON_ERROR_XML,
+    _("a DOCTYPE or entity declaration: a skeleton description has none, and it is not read (no "
+      "external entities, no entity expansion)"),
+  };
 
-  if (ctxt == NULL)
-    {
-      set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1, _("cannot create an XML parser"));
-      return NULL;
-    }
-  ctxt->_private = &guard;
-  ctxt->sax->entityDecl = entity_decl_cb;
-  ctxt->sax->unparsedEntityDecl = unparsed_entity_decl_cb;
-  ctxt->sax->serror = (xmlStructuredErrorFunc) structured_error_cb;
-  /* No XML_PARSE_NOENT (substitution) nor XML_PARSE_DTDLOAD: nothing outside the file is
-   * ever read. BIG_LINES keeps line numbers right past 65535. */
-  doc = xmlCtxtReadMemory (ctxt, data, (int) len, path, NULL,
-                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-                           XML_PARSE_BIG_LINES);
-  first_error = g_steal_pointer (&guard.first_error);
-  if (first_error != NULL && !g_utf8_validate (first_error, -1, NULL))
-    {
-      /* libxml2 quotes the input in its messages: keep ours valid UTF-8 */
-      char *valid = g_utf8_make_valid (first_error, -1);
-
-      g_free (first_error);
-      first_error = valid;
-    }
-  if (guard.entity_declared)
-    {
-      set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, guard.line,
-                     _("entity declarations are not allowed in a skeleton description"));
-      return NULL;
-    }
-  if (doc != NULL && ctxt->wellFormed && first_error == NULL)
-    return g_steal_pointer (&doc);
-
-  if (first_error != NULL)
-    set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, guard.first_error_line,
-                   _("not well-formed XML: %s"), first_error);
-  else
-    set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1, _("not well-formed XML"));
-  return NULL;
+  return odori_xml_read (path, data, len, NULL, &xml_errors, error);
 }
 
 static gboolean
@@ -2236,15 +2074,18 @@ parse_length_attr (const char  *path,
   double d;
 
   if (odori_looks_non_finite (p, end))
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                          _("%s must be a finite number, got \"%s\""), name, value);
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                            xmlGetLineNo (node),
+                            _("%s must be a finite number, got \"%s\""), name, value);
   if (!odori_parse_double (&p, end, &d) || odori_skip_blanks (p, end) != end)
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                          _("expected a number for %s, got \"%s\""), name, value);
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                            xmlGetLineNo (node),
+                            _("expected a number for %s, got \"%s\""), name, value);
   if (!(d >= 0 && d <= MAX_ABS_LENGTH))
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                          _("%s must be between 0 and %g, got \"%s\""), name, MAX_ABS_LENGTH,
-                          value);
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                            xmlGetLineNo (node),
+                            _("%s must be between 0 and %g, got \"%s\""), name, MAX_ABS_LENGTH,
+                            value);
   *out = (float) d;
   return TRUE;
 }
@@ -2262,8 +2103,9 @@ parse_bulge_attr (const char  *path,
 
   if (!odori_parse_int (&p, end, &v) || odori_skip_blanks (p, end) != end ||
       v < -1 || v > G_MAXINT)
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                          _("expected a bulge code (-1 or an integer >= 0), got \"%s\""), value);
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                            xmlGetLineNo (node),
+                            _("expected a bulge code (-1 or an integer >= 0), got \"%s\""), value);
   *out = (int) v;
   return TRUE;
 }
@@ -2276,8 +2118,9 @@ check_bone_attrs (const char  *path,
   for (const xmlAttr *attr = node->properties; attr != NULL; attr = attr->next)
     if (!attr_is (attr, "name") && !attr_is (attr, "parent") && !attr_is (attr, "length") &&
         !attr_is (attr, "radius") && !attr_is (attr, "bulge"))
-      return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                            _("unknown attribute \"%s\" on <bone>"), (const char *) attr->name);
+      return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                              xmlGetLineNo (node),
+                              _("unknown attribute \"%s\" on <bone>"), (const char *) attr->name);
   return TRUE;
 }
 
@@ -2299,25 +2142,26 @@ parse_bone (const char  *path,
   if (!check_bone_attrs (path, node, error))
     return FALSE;
   if (name == NULL || name[0] == '\0')
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, line,
-                          _("<bone> needs a non-empty name attribute"));
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path, line,
+                            _("<bone> needs a non-empty name attribute"));
   if (g_hash_table_contains (names, name))
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, line,
-                          _("a second bone named \"%s\""), name);
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path, line,
+                            _("a second bone named \"%s\""), name);
   bone->parent = -1;
   if (parent != NULL && parent[0] != '\0')
     {
       gpointer index = g_hash_table_lookup (names, parent);
 
       if (index == NULL)
-        return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, line,
-                              _("bone \"%s\": parent \"%s\" is not a bone defined before it"),
-                              name, parent);
+        return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                                line,
+                                _("bone \"%s\": parent \"%s\" is not a bone defined before it"),
+                                name, parent);
       bone->parent = GPOINTER_TO_INT (index) - 1;
     }
   if (length == NULL)
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, line,
-                          _("bone \"%s\" has no length attribute"), name);
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path, line,
+                            _("bone \"%s\" has no length attribute"), name);
   if (!parse_length_attr (path, node, "length", length, &bone->length, error))
     return FALSE;
   bone->radius = (float) MAX (LIMB_RADIUS_FACTOR * bone->length, 0.0);
@@ -2338,16 +2182,18 @@ check_root (const char  *path,
   g_autofree char *version = NULL;
 
   if (root == NULL)
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, 1,
-                          _("expected an <odori-skeleton> element, found none"));
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path, 1,
+                            _("expected an <odori-skeleton> element, found none"));
   if (root->ns != NULL || strcmp ((const char *) root->name, "odori-skeleton") != 0)
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (root),
-                          _("expected the root element <odori-skeleton>, got <%s>"),
-                          (const char *) root->name);
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                            xmlGetLineNo (root),
+                            _("expected the root element <odori-skeleton>, got <%s>"),
+                            (const char *) root->name);
   version = get_attr (root, "version");
   if (version != NULL && strcmp (version, XML_VERSION) != 0)
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (root),
-                          _("expected version=\"%s\", got version=\"%s\""), XML_VERSION, version);
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                            xmlGetLineNo (root),
+                            _("expected version=\"%s\", got version=\"%s\""), XML_VERSION, version);
   return TRUE;
 }
 
@@ -2373,8 +2219,9 @@ skeleton_from_doc (const char  *path,
         continue;
       if (node->ns != NULL || strcmp ((const char *) node->name, "bone") != 0)
         {
-          set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (node),
-                         _("expected <bone>, got <%s>"), (const char *) node->name);
+          odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                           xmlGetLineNo (node),
+                           _("expected <bone>, got <%s>"), (const char *) node->name);
           goto fail;
         }
       if (!parse_bone (path, node, names, &bone, error))
@@ -2384,8 +2231,9 @@ skeleton_from_doc (const char  *path,
     }
   if (bones->len == 0)
     {
-      set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, xmlGetLineNo (root),
-                     _("the skeleton has no <bone>"));
+      odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path,
+                       xmlGetLineNo (root),
+                       _("the skeleton has no <bone>"));
       return NULL;
     }
 
@@ -2447,16 +2295,16 @@ check_for_save (const OdoriSkeleton *skeleton,
       const OdoriBone *bone = &skeleton->bones[i];
 
       if (!name_fits_xml (bone->name))
-        return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, 1,
-                              _("bone %u has an empty name or one XML cannot hold"), i);
+        return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path, 1,
+                                _("bone %u has an empty name or one XML cannot hold"), i);
       if (!g_hash_table_add (names, bone->name))
-        return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, 1,
-                              _("two bones are named \"%s\""), bone->name);
+        return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path, 1,
+                                _("two bones are named \"%s\""), bone->name);
       parent[i] = bone->parent;
     }
   if (!parents_are_forest (parent, skeleton->n_bones))
-    return set_xml_error (error, ODORI_SKELETON_ERROR_INVALID, path, 1,
-                          _("the bones' parents do not form a tree (cycle or bad index)"));
+    return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_INVALID, path, 1,
+                            _("the bones' parents do not form a tree (cycle or bad index)"));
   return TRUE;
 }
 
@@ -2488,7 +2336,7 @@ skeleton_to_doc (const OdoriSkeleton *skeleton)
   /* Depth first, so that every parent is written before its children. */
   for (guint i = 0; i < n; i++)
     parent[i] = skeleton->bones[i].parent;
-  k = forest_preorder (parent, n, order);
+  k = odori_forest_preorder (parent, n, order);
   g_assert (k == n);
   for (guint i = 0; i < n; i++)
     {
@@ -2527,8 +2375,8 @@ odori_skeleton_save (const OdoriSkeleton *skeleton,
   if (buf == NULL || len <= 0)
     {
       xmlFree (buf);
-      return set_xml_error (error, ODORI_SKELETON_ERROR_XML, path, 1,
-                            _("cannot serialise the skeleton description"));
+      return odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_XML, path, 1,
+                              _("cannot serialise the skeleton description"));
     }
 
   out = odori_output_new (path, ODORI_ENCODING_UTF8, error);

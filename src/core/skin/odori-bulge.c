@@ -37,12 +37,12 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-bulge.h"
+#include "odori-reader.h"
 
 G_DEFINE_QUARK (odori-bulge-error-quark, odori_bulge_error)
 
 #define LEFT_CURLY  "\xE2\x80\x9C" /* “ */
 #define RIGHT_CURLY "\xE2\x80\x9D" /* ” */
-#define EXCERPT_CHARS 40
 #define MAX_LOG 1000
 /* Longest line, in bytes: bulge_types lines are a few dozen bytes; a longer one is
  * garbage whose name or numbers would be copied and quoted whole. */
@@ -387,35 +387,6 @@ def_problem (Parser     *parser,
   parser->def_bad = TRUE;
 }
 
-/* At most EXCERPT_CHARS characters of [p, end) for a message, "…" when cut. */
-static char *
-excerpt (const char *p,
-         const char *end)
-{
-  const char *q = p;
-  guint n = 0;
-
-  while (q < end && n < EXCERPT_CHARS)
-    {
-      q = g_utf8_find_next_char (q, end);
-      if (q == NULL)
-        q = end;
-      n++;
-    }
-  if (q < end)
-    return g_strdup_printf ("%.*s…", (int) (q - p), p);
-  return g_strndup (p, end - p);
-}
-
-static const char *
-trim_end (const char *p,
-          const char *end)
-{
-  while (end > p && g_ascii_isspace (end[-1]))
-    end--;
-  return end;
-}
-
 typedef enum
 {
   KEYWORD_NONE,
@@ -510,7 +481,7 @@ parse_name (Parser      *parser,
     }
   else
     {
-      g_autofree char *got = excerpt (s, end);
+      g_autofree char *got = odori_excerpt (s, end - s);
 
       def_problem (parser, parser->lineno,
                    _("expected a name in double quotes after \"bulge:\", got \"%s\""), got);
@@ -519,7 +490,8 @@ parse_name (Parser      *parser,
 
   if (close == NULL)
     {
-      g_autofree char *got = excerpt (s - (curly ? 3 : 1), end);
+      const char *quote = s - (curly ? 3 : 1);
+      g_autofree char *got = odori_excerpt (quote, end - quote);
 
       def_problem (parser, parser->lineno, _("the name's closing quote is missing in \"%s\""), got);
       return NULL;
@@ -579,7 +551,7 @@ parse_int_token (Parser      *parser,
   const char *tok;
   gsize len = odori_next_token (p, end, &tok);
   gint64 value = 0;
-  g_autofree char *got = excerpt (tok, tok + len);
+  g_autofree char *got = odori_excerpt (tok, len);
   gboolean ok = token_to_int (tok, len, &value);
 
   if (!ok && !is_integer_text (tok, len))
@@ -601,12 +573,13 @@ parse_code (Parser      *parser,
             const char **p,
             const char  *end)
 {
-  const char *s = odori_skip_blanks (*p, end);
+  const char *s0 = odori_skip_blanks (*p, end);
+  const char *s = s0;
   int code = -1;
 
   if (match_keyword (&s, end, "code") != KEYWORD_COLON)
     {
-      g_autofree char *got = excerpt (odori_skip_blanks (*p, end), end);
+      g_autofree char *got = odori_excerpt (s0, end - s0);
 
       def_problem (parser, parser->lineno, _("expected \"code: ID\" after the name, got \"%s\""),
                    got);
@@ -753,7 +726,7 @@ start_def (Parser     *parser,
   p = odori_skip_blanks (p, end);
   if (p < end)
     {
-      g_autofree char *got = excerpt (p, end);
+      g_autofree char *got = odori_excerpt (p, end - p);
 
       def_problem (parser, parser->lineno, _("unexpected text after the code: \"%s\""), got);
     }
@@ -772,7 +745,7 @@ stray_line (Parser     *parser,
   if (parser->outside_logged)
     return;
   parser->outside_logged = TRUE;
-  got = excerpt (p, end);
+  got = odori_excerpt (p, end - p);
   parser_log (parser, parser->lineno, FALSE,
               _("expected \"bulge: \\\"NAME\\\" code: ID\", got \"%s\"; ignored up to the next "
                 "bulge definition"), got);
@@ -810,7 +783,7 @@ start_section (Parser      *parser,
   p = odori_skip_blanks (p, end);
   if (p < end)
     {
-      g_autofree char *got = excerpt (p, end);
+      g_autofree char *got = odori_excerpt (p, end - p);
 
       def_problem (parser, parser->lineno, _("unexpected text after the angle: \"%s\""), got);
     }
@@ -853,14 +826,14 @@ read_triplet (Parser     *parser,
     }
   if (n != 3)
     {
-      g_autofree char *got = excerpt (line, end);
+      g_autofree char *got = odori_excerpt (line, end - line);
 
       def_problem (parser, parser->lineno, _("expected three numbers \"U V W\", got \"%s\""), got);
       return FALSE;
     }
   for (guint i = 0; i < 3; i++)
     {
-      text[i] = excerpt (tok[i], tok[i] + len[i]);
+      text[i] = odori_excerpt (tok[i], len[i]);
       if (token_to_double (tok[i], len[i], &x[i]))
         continue;
       if (odori_looks_non_finite (tok[i], tok[i] + len[i]))
@@ -893,7 +866,7 @@ parse_keypoint (Parser     *parser,
     {
       if (!parser->orphan_logged)
         {
-          g_autofree char *got = excerpt (line, end);
+          g_autofree char *got = odori_excerpt (line, end - line);
 
           def_problem (parser, parser->lineno,
                        _("expected \"angle: A\" before the keypoints, got \"%s\""), got);
@@ -941,7 +914,7 @@ parse_line (Parser     *parser,
             const char *line,
             gsize       len)
 {
-  const char *end = trim_end (line, line + len);
+  const char *end = odori_trim_blanks (line, line + len);
   const char *p = odori_skip_blanks (line, end);
   const char *start = p;
   KeywordMatch match;
