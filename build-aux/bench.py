@@ -386,7 +386,7 @@ class Suite:
             'XDG_CONFIG_HOME': os.path.join(scratch, 'config'),
             'GSETTINGS_BACKEND': 'memory', 'GTK_THEME': 'Adwaita', 'GTK_A11Y': 'none',
             'NO_AT_BRIDGE': '1', 'LIBGL_ALWAYS_SOFTWARE': '1', 'LC_ALL': 'C.UTF-8',
-            'ODORI_BENCH_FIRST_FRAME': '1',
+            'ODORI_DEBUG': 'first-frame',
         })
         return env
 
@@ -787,7 +787,7 @@ def write_report(s, path):
                  fmt(median([x[1] for x in a['floor']])), '', '', '']]
         out.append('## Application\n')
         out.append('`odori` with no argument (the built-in sample dance, written afresh and composed at '
-                   'start-up) under Xvfb with llvmpipe and a session bus, `ODORI_BENCH_FIRST_FRAME=1`: '
+                   'start-up) under Xvfb with llvmpipe and a session bus, `ODORI_DEBUG=first-frame`: '
                    'the viewport prints the time once its first frame has been painted (the frame '
                    'clock\'s after-paint) and the application quits; the figure runs from just before '
                    'the process is started. A first run with an empty Mesa shader cache is reported as '

@@ -144,8 +144,8 @@ new_sample_window (void)
   OdoriWindow *window = odori_window_new (GTK_APPLICATION (test_app));
 
   g_assert_true (odori_window_load_sample (window));
-  odori_document_set_playing (odori_window_get_document (window), FALSE);
-  odori_document_set_frame (odori_window_get_document (window), 1);
+  odori_session_set_playing (odori_window_get_session (window), FALSE);
+  odori_session_set_frame (odori_window_get_session (window), 1);
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
   gtk_window_present (GTK_WINDOW (window));
   return window;

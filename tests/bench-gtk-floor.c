@@ -4,7 +4,7 @@
  *
  * A GTK 4 window of Odori's default size (1200x760) with a GtkGLArea that only clears:
  * what starting GTK, creating a GL context (llvmpipe under Xvfb) and painting one frame
- * cost before any of Odori's work. Like `odori` under ODORI_BENCH_FIRST_FRAME=1, it
+ * cost before any of Odori's work. Like `odori` under ODORI_DEBUG=first-frame, it
  * prints "odori-first-frame-us N" (CLOCK_MONOTONIC, microseconds) once the first frame
  * has been painted, and quits. build-aux/bench subtracts the time it started it.
  *   bench-gtk-floor [WIDTH HEIGHT]

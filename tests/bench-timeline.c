@@ -107,6 +107,7 @@ typedef struct
   GtkWidget     *window;
   OdoriTimeline *timeline;
   OdoriDocument *document;
+  OdoriSession  *session;
   OdoriUndo     *undo;
 } Setup;
 
@@ -146,6 +147,7 @@ setup_open (Setup      *s,
   if (!odori_document_open_score (s->document, score, NULL, &error))
     g_error ("%s", error->message);
   s->undo = odori_undo_new (s->document);
+  s->session = odori_session_new (s->document);
   s->window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (s->window), 1280, 300);
   scroller = gtk_scrolled_window_new ();
@@ -153,6 +155,7 @@ setup_open (Setup      *s,
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (s->timeline));
   gtk_window_set_child (GTK_WINDOW (s->window), scroller);
   odori_timeline_set_undo (s->timeline, s->undo);
+  odori_timeline_set_session (s->timeline, s->session);
   gtk_window_present (GTK_WINDOW (s->window));
   while (gtk_widget_get_width (GTK_WIDGET (s->timeline)) < 1000 ||
          !gtk_widget_get_mapped (GTK_WIDGET (s->timeline)))
@@ -166,6 +169,7 @@ setup_close (Setup *s)
 {
   gtk_window_destroy (GTK_WINDOW (s->window));
   g_clear_object (&s->undo);
+  g_clear_object (&s->session);
   g_clear_object (&s->document);
   pump ();
 }
@@ -323,13 +327,13 @@ main (int    argc,
 
   setup_open (&s, big);
   printf ("10,000-symbol score: %u symbols, %u frames; timeline %d×%d px\n", n_symbols (s.document),
-          odori_document_get_n_frames (s.document), gtk_widget_get_width (GTK_WIDGET (s.timeline)),
+          odori_session_get_n_frames (s.session), gtk_widget_get_width (GTK_WIDGET (s.timeline)),
           gtk_widget_get_height (GTK_WIDGET (s.timeline)));
   odori_timeline_zoom_fit (s.timeline);
   t_big_fit = median_snapshot (&s, &b_big_fit);
   r_big = median_render (&s);
   odori_timeline_set_pixels_per_frame (s.timeline, 2.0, 0);
-  odori_timeline_scroll_to (s.timeline, 0, odori_document_get_n_frames (s.document) / 2);
+  odori_timeline_scroll_to (s.timeline, 0, odori_session_get_n_frames (s.session) / 2);
   t_big_work = median_snapshot (&s, &b_big_work);
   setup_close (&s);
 
@@ -343,8 +347,8 @@ main (int    argc,
   odori_timeline_set_pixels_per_frame (s.timeline, 2.0, 0);
   t_ten = median_snapshot (&s, &b_ten);
   printf ("10-minute score: %u symbols, %u frames (%.0f s)\n", n_symbols (s.document),
-          odori_document_get_n_frames (s.document),
-          odori_document_get_n_frames (s.document) * odori_document_get_frame_time (s.document));
+          odori_session_get_n_frames (s.session),
+          odori_session_get_n_frames (s.session) * odori_session_get_frame_time (s.session));
   printf ("snapshot, 10-minute score, 2 px/frame:  %6.2f ms  (best %.2f)\n", t_ten, b_ten);
   bench_move (&s, 2, 1, "arm track, 1 frame:");
   bench_move (&s, 0, 1, "root track, 1 frame:");

@@ -65,7 +65,7 @@ new_sample_window (void)
   OdoriWindow *window = odori_window_new (GTK_APPLICATION (test_app));
 
   g_assert_true (odori_window_load_sample (window));
-  odori_document_set_playing (odori_window_get_document (window), FALSE);
+  odori_session_set_playing (odori_window_get_session (window), FALSE);
   gtk_window_set_default_size (GTK_WINDOW (window), 1100, 720);
   gtk_window_present (GTK_WINDOW (window));
   return window;
@@ -187,7 +187,7 @@ run_child (void)
   while (!autosave_holds_edits ())
     {
       g_assert_cmpint (g_get_monotonic_time () - start, <,
-                       (ODORI_DOCUMENT_AUTOSAVE_SECONDS + 30) * G_USEC_PER_SEC);
+                       (ODORI_AUTOSAVE_SECONDS + 30) * G_USEC_PER_SEC);
       pump (200);
     }
 
@@ -261,7 +261,7 @@ test_sigkill_recover (void)
   g_assert_no_error (error);
 
   /* The restart: the autosave is an orphan now, and the window offers it. */
-  orphans = odori_document_list_orphan_autosaves ();
+  orphans = odori_autosave_list_orphans (odori_application_get_autosave (test_app));
   g_assert_cmpuint (orphans->len, ==, 1);
   window = new_sample_window ();
   doc = odori_window_get_document (window);

@@ -215,7 +215,9 @@ test_export_equals_cli (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Cancel: the export stops, no file appears, no error is shown. */
+/* Cancel: the export stops, no file appears, no error is shown. The export runs in a
+ * thread and the sample is short, so the cancel may come after the file was committed:
+ * then it is reported written, never "cancelled" with a file on disk. */
 static void
 test_export_cancel (void)
 {
@@ -230,10 +232,18 @@ test_export_cancel (void)
   odori_window_export (window, file, export_cb, &r);
   g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-export", NULL);
   WAIT_UNTIL (r.done, 60000);
-  g_assert_false (r.ok);
-  g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_clear_error (&r.error);
-  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  if (r.ok)
+    {
+      g_test_message ("the export finished before the cancel reached it");
+      g_assert_no_error (r.error);
+      g_assert_true (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+  else
+    {
+      g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_clear_error (&r.error);
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
   g_assert_false (gtk_info_bar_get_revealed (window->error_bar));
   g_assert_false (gtk_revealer_get_reveal_child (window->export_revealer));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -277,14 +287,14 @@ test_autosave_recover (void)
   part = g_ptr_array_index (odori_document_get_score (doc)->parts, 0);
   g_assert_true (odori_score_part_add_symbol (part, 660, "B2"));
   odori_document_score_changed (doc);
-  g_assert_true (odori_document_autosave (doc, NULL));
+  g_assert_true (odori_autosave_save (odori_application_get_autosave (test_app), doc, NULL));
   /* Alive documents' autosaves are not orphans. */
-  found = odori_document_list_orphan_autosaves ();
+  found = odori_autosave_list_orphans (odori_application_get_autosave (test_app));
   g_assert_cmpuint (found->len, ==, 0);
   g_clear_pointer (&found, g_ptr_array_unref);
   /* "Crash": the window goes without asking. */
   gtk_window_destroy (GTK_WINDOW (window));
-  found = odori_document_list_orphan_autosaves ();
+  found = odori_autosave_list_orphans (odori_application_get_autosave (test_app));
   g_assert_cmpuint (found->len, ==, 1);
 
   window = new_sample_window ();
@@ -307,7 +317,7 @@ test_autosave_recover (void)
   gtk_dialog_response (GTK_DIALOG (window->close_dialog), GTK_RESPONSE_REJECT);
   pump (50);
   g_clear_pointer (&found, g_ptr_array_unref);
-  found = odori_document_list_orphan_autosaves ();
+  found = odori_autosave_list_orphans (odori_application_get_autosave (test_app));
   g_assert_cmpuint (found->len, ==, 0);
 }
 
@@ -358,7 +368,7 @@ test_autosave_timer (void)
   g_assert_true (odori_score_part_add_symbol (part, 661, "B2"));
   odori_document_score_changed (doc);
   start = g_get_monotonic_time ();
-  while (!found && g_get_monotonic_time () - start < (ODORI_DOCUMENT_AUTOSAVE_SECONDS + 3) * G_USEC_PER_SEC)
+  while (!found && g_get_monotonic_time () - start < (ODORI_AUTOSAVE_SECONDS + 3) * G_USEC_PER_SEC)
     {
       g_autoptr(GDir) d = NULL;
       const char *name;

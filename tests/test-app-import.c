@@ -124,11 +124,11 @@ test_import_joints (void)
   g_assert_cmpfloat_with_epsilon (written->frame_time, 1.0 / 30, 1e-5);
 
   /* It is selected and plays alone; the dance still composes. */
-  preview = odori_document_get_preview (doc);
+  preview = odori_session_get_preview (odori_window_get_session (window));
   g_assert_nonnull (preview);
   g_assert_cmpstr (preview->code, ==, ODORI_LIBRARY_IMPORT_MOTION_CODE);
   g_assert_cmpstr (preview->show->code, ==, "IMP1");
-  g_assert_cmpuint (odori_document_get_n_frames (doc), ==, written->n_frames);
+  g_assert_cmpuint (odori_session_get_n_frames (odori_window_get_session (window)), ==, written->n_frames);
   g_assert_nonnull (odori_document_get_motion (doc));
   g_assert_false (odori_document_get_dirty (doc));
   {
@@ -147,7 +147,7 @@ test_import_joints (void)
   odori_import_dialog_import (dialog);
   WAIT_UNTIL (weak == NULL, 30000);
   g_assert_cmpuint (count_rows (window), ==, 25);
-  g_assert_cmpstr (odori_document_get_preview (doc)->show->code, ==, "IMP2");
+  g_assert_cmpstr (odori_session_get_preview (odori_window_get_session (window))->show->code, ==, "IMP2");
   g_assert_cmpuint (odori_document_get_index (doc)->classes->len, ==, 3);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -221,7 +221,7 @@ test_import_cancel (void)
   after = read_bytes (index_path);
   g_assert_true (g_bytes_equal (before, after));
   g_assert_cmpuint (count_rows (window), ==, 20);
-  g_assert_null (odori_document_get_preview (odori_window_get_document (window)));
+  g_assert_null (odori_session_get_preview (odori_window_get_session (window)));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -325,7 +325,7 @@ import_and_wait (OdoriWindow       *window,
   g_object_add_weak_pointer (G_OBJECT (dialog), &weak);
   odori_import_dialog_import (dialog);
   WAIT_UNTIL (weak == NULL, 30000);
-  preview = odori_document_get_preview (doc);
+  preview = odori_session_get_preview (odori_window_get_session (window));
   g_assert_nonnull (preview);
   g_assert_cmpstr (preview->code, ==, ODORI_LIBRARY_IMPORT_MOTION_CODE);
   return odori_index_show_path (odori_document_get_index (doc), preview->show);

@@ -51,12 +51,12 @@ static void
 test_space (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   GtkWidget *focus[4];
 
   SKIP_WITHOUT_DISPLAY ();
   window = shown_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   focus[0] = NULL;   /* as the window starts */
   focus[1] = window->play_button;
   focus[2] = GTK_WIDGET (window->snap_button);
@@ -68,15 +68,15 @@ test_space (void)
 
       if (focus[i] != NULL)
         g_assert_true (gtk_widget_grab_focus (focus[i]));
-      before = odori_document_get_playing (doc);
+      before = odori_session_get_playing (session);
       send_key (window, "space");
-      WAIT_UNTIL (odori_document_get_playing (doc) != before, 5000);
+      WAIT_UNTIL (odori_session_get_playing (session) != before, 5000);
       pump (200);   /* a second toggle (the focused button's) would come now */
-      g_test_message ("focus %u: playing %d -> %d", i, before, odori_document_get_playing (doc));
-      g_assert_true (odori_document_get_playing (doc) != before);
+      g_test_message ("focus %u: playing %d -> %d", i, before, odori_session_get_playing (session));
+      g_assert_true (odori_session_get_playing (session) != before);
       /* the focused Snap button was not toggled by the same Space */
       g_assert_true (gtk_toggle_button_get_active (window->snap_button) == snap);
-      odori_document_set_playing (doc, FALSE);
+      odori_session_set_playing (session, FALSE);
     }
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -87,12 +87,12 @@ static void
 test_arrows (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   GtkWidget *focus[3];
 
   SKIP_WITHOUT_DISPLAY ();
   window = shown_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   focus[0] = window->viewport != NULL ? window->viewport : window->play_button;
   focus[1] = GTK_WIDGET (odori_library_view_get_list_view (window->library_view));
   focus[2] = GTK_WIDGET (window->timeline);
@@ -103,16 +103,16 @@ test_arrows (void)
 
       gtk_widget_set_focusable (focus[i], TRUE);
       g_assert_true (gtk_widget_grab_focus (focus[i]));
-      odori_document_set_frame (doc, 10);
+      odori_session_set_frame (session, 10);
       send_key (window, "Right");
-      WAIT_UNTIL (odori_document_get_frame (doc) != 10, 5000);
-      frame = odori_document_get_frame (doc);
+      WAIT_UNTIL (odori_session_get_frame (session) != 10, 5000);
+      frame = odori_session_get_frame (session);
       g_test_message ("focus %u: → gives frame %u", i, frame);
       g_assert_cmpuint (frame, ==, 11);
       send_key (window, "Left");
-      WAIT_UNTIL (odori_document_get_frame (doc) == 10, 5000);
+      WAIT_UNTIL (odori_session_get_frame (session) == 10, 5000);
       send_key (window, "Left");
-      WAIT_UNTIL (odori_document_get_frame (doc) == 9, 5000);
+      WAIT_UNTIL (odori_session_get_frame (session) == 9, 5000);
       /* the focus did not wander into another widget (the Blend field, say) */
       {
         GtkWidget *now = gtk_root_get_focus (GTK_ROOT (window));
@@ -121,9 +121,9 @@ test_arrows (void)
         g_assert_true (now == focus[i] || (now != NULL && gtk_widget_is_ancestor (now, focus[i])));
       }
       send_key (window, "End");
-      WAIT_UNTIL (odori_document_get_frame (doc) > 100, 5000);
+      WAIT_UNTIL (odori_session_get_frame (session) > 100, 5000);
       send_key (window, "Home");
-      WAIT_UNTIL (odori_document_get_frame (doc) == 1, 5000);
+      WAIT_UNTIL (odori_session_get_frame (session) == 1, 5000);
     }
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -134,13 +134,13 @@ static void
 test_text_fields_type (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   GtkSpinButton *blend;
   GtkWidget *search;
 
   SKIP_WITHOUT_DISPLAY ();
   window = shown_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
 
   odori_library_view_focus_search (window->library_view);
   search = gtk_root_get_focus (GTK_ROOT (window));
@@ -149,7 +149,7 @@ test_text_fields_type (void)
   send_key (window, "space");
   send_key (window, "2");
   WAIT_UNTIL (g_str_equal (gtk_editable_get_text (GTK_EDITABLE (search)), " 2"), 5000);
-  g_assert_false (odori_document_get_playing (doc));
+  g_assert_false (odori_session_get_playing (session));
 
   blend = odori_inspector_get_blend_spin (window->inspector);
   g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (blend)));
@@ -157,7 +157,7 @@ test_text_fields_type (void)
   send_key (window, "7");
   send_key (window, "Return");
   WAIT_UNTIL (gtk_spin_button_get_value_as_int (blend) == 7, 5000);
-  g_assert_false (odori_document_get_playing (doc));
+  g_assert_false (odori_session_get_playing (session));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

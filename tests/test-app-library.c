@@ -142,7 +142,7 @@ static void
 test_details_and_preview (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   g_autoptr(OdoriLibraryItem) item = NULL;
   g_autofree char *symbol = NULL;
   GtkListView *list;
@@ -151,7 +151,7 @@ test_details_and_preview (void)
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   g_assert_true (odori_library_view_select_symbol (window->library_view, "TE.K1"));
   item = odori_library_view_dup_selected (window->library_view);
   g_assert_nonnull (item);
@@ -190,22 +190,22 @@ test_details_and_preview (void)
   }
 
   /* Double-click (activate) previews it alone: 75 frames, the strip's dance waits. */
-  odori_document_set_frame (doc, 200);
+  odori_session_set_frame (session, 200);
   list = odori_library_view_get_list_view (window->library_view);
   selected = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (gtk_list_view_get_model (list)));
   g_signal_emit_by_name (list, "activate", selected);
-  g_assert_true (odori_document_get_preview (doc) == odori_library_item_get_motion (item));
-  g_assert_cmpuint (odori_document_get_n_frames (doc), ==, 75);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 1);
-  g_assert_true (odori_document_get_playing (doc));
+  g_assert_true (odori_session_get_preview (session) == odori_library_item_get_motion (item));
+  g_assert_cmpuint (odori_session_get_n_frames (session), ==, 75);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 1);
+  g_assert_true (odori_session_get_playing (session));
   g_assert_true (gtk_revealer_get_reveal_child (window->preview_revealer));
   g_assert_nonnull (strstr (gtk_label_get_text (window->preview_label), "TE.K1"));
 
   /* Back to the dance where it was. */
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop-preview", NULL);
-  g_assert_null (odori_document_get_preview (doc));
-  g_assert_cmpuint (odori_document_get_n_frames (doc), >, 500);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 200);
+  g_assert_null (odori_session_get_preview (session));
+  g_assert_cmpuint (odori_session_get_n_frames (session), >, 500);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 200);
   g_assert_false (gtk_revealer_get_reveal_child (window->preview_revealer));
   gtk_window_destroy (GTK_WINDOW (window));
 }

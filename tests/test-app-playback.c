@@ -19,7 +19,7 @@ static void
 test_advances (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   gint64 start;
   double seconds;
   guint frame;
@@ -27,25 +27,25 @@ test_advances (void)
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 1);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 1);
 
   start = g_get_monotonic_time ();
   activate (window, "play-pause", NULL);
-  g_assert_true (odori_document_get_playing (doc));
+  g_assert_true (odori_session_get_playing (session));
   /* generous: under ASan on a loaded 2-core machine a frame can take a second */
-  WAIT_UNTIL (odori_document_get_frame (doc) >= 16, 60000);
+  WAIT_UNTIL (odori_session_get_frame (session) >= 16, 60000);
   seconds = (g_get_monotonic_time () - start) / 1e6;
   /* 15 frames at 30 per second take half a second, not much less. */
   g_assert_cmpfloat (seconds, >, 0.4);
 
   /* Pause: the frame stays. */
   activate (window, "play-pause", NULL);
-  g_assert_false (odori_document_get_playing (doc));
-  frame = odori_document_get_frame (doc);
+  g_assert_false (odori_session_get_playing (session));
+  frame = odori_session_get_frame (session);
   pump (200);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, frame);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, frame);
 
   /* The play button says what it does. */
   g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (window->play_button)), ==, "media-playback-start-symbolic");
@@ -57,33 +57,33 @@ static void
 test_step (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   guint n;
 
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
-  n = odori_document_get_n_frames (doc);
-  odori_document_set_frame (doc, 50);
+  session = odori_window_get_session (window);
+  n = odori_session_get_n_frames (session);
+  odori_session_set_frame (session, 50);
   activate (window, "step-forward", NULL);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 51);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 51);
   activate (window, "step-back", NULL);
   activate (window, "step-back", NULL);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 49);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 49);
   activate (window, "last-frame", NULL);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, n);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, n);
   activate (window, "step-forward", NULL);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, n);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, n);
   activate (window, "first-frame", NULL);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 1);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 1);
   activate (window, "step-back", NULL);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 1);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 1);
 
   /* Stepping while playing pauses. */
   activate (window, "play-pause", NULL);
   activate (window, "step-forward", NULL);
-  g_assert_false (odori_document_get_playing (doc));
+  g_assert_false (odori_session_get_playing (session));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -92,32 +92,32 @@ static void
 test_loop (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   guint n;
 
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
-  n = odori_document_get_n_frames (doc);
+  session = odori_window_get_session (window);
+  n = odori_session_get_n_frames (session);
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
 
-  g_assert_true (odori_document_get_loop (doc));
-  odori_document_set_frame (doc, n - 4);
+  g_assert_true (odori_session_get_loop (session));
+  odori_session_set_frame (session, n - 4);
   activate (window, "play-pause", NULL);
-  WAIT_UNTIL (odori_document_get_frame (doc) < n / 2, 10000);
-  g_assert_true (odori_document_get_playing (doc));
+  WAIT_UNTIL (odori_session_get_frame (session) < n / 2, 10000);
+  g_assert_true (odori_session_get_playing (session));
   activate (window, "play-pause", NULL);
 
   /* L turns looping off (the setting, shared by every window). */
   activate (window, "loop", NULL);
-  g_assert_false (odori_document_get_loop (doc));
-  odori_document_set_frame (doc, n - 4);
+  g_assert_false (odori_session_get_loop (session));
+  odori_session_set_frame (session, n - 4);
   activate (window, "play-pause", NULL);
-  WAIT_UNTIL (!odori_document_get_playing (doc), 10000);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, n);
+  WAIT_UNTIL (!odori_session_get_playing (session), 10000);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, n);
   activate (window, "loop", NULL);
-  g_assert_true (odori_document_get_loop (doc));
+  g_assert_true (odori_session_get_loop (session));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -126,42 +126,42 @@ static void
 test_speed (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   g_autoptr(GVariant) state = NULL;
   double ft;
 
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   activate (window, "speed", g_variant_new_double (0.5));
-  g_assert_cmpfloat (odori_document_get_speed (doc), ==, 0.5);
+  g_assert_cmpfloat (odori_session_get_speed (session), ==, 0.5);
   state = g_action_group_get_action_state (G_ACTION_GROUP (window), "speed");
   g_assert_cmpfloat (g_variant_get_double (state), ==, 0.5);
   g_assert_cmpstr (gtk_menu_button_get_label (window->speed_button), ==, "0.5×");
   activate (window, "slower", NULL);
-  g_assert_cmpfloat (odori_document_get_speed (doc), ==, 0.25);
+  g_assert_cmpfloat (odori_session_get_speed (session), ==, 0.25);
   activate (window, "slower", NULL);
-  g_assert_cmpfloat (odori_document_get_speed (doc), ==, 0.25);
+  g_assert_cmpfloat (odori_session_get_speed (session), ==, 0.25);
   activate (window, "faster", NULL);
   activate (window, "faster", NULL);
   activate (window, "faster", NULL);
-  g_assert_cmpfloat (odori_document_get_speed (doc), ==, 1.0);
+  g_assert_cmpfloat (odori_session_get_speed (session), ==, 1.0);
   activate (window, "speed", g_variant_new_double (5.0));
-  g_assert_cmpfloat (odori_document_get_speed (doc), ==, 2.0);
+  g_assert_cmpfloat (odori_session_get_speed (session), ==, 2.0);
 
   /* The tick: one second of frame-clock time at speed S moves S seconds of frames. */
-  ft = odori_document_get_frame_time (doc);
-  odori_document_set_frame (doc, 1);
+  ft = odori_session_get_frame_time (session);
+  odori_session_set_frame (session, 1);
   activate (window, "speed", g_variant_new_double (0.5));
-  odori_document_set_playing (doc, TRUE);
-  odori_document_tick (doc, 1000000000);          /* anchors */
-  odori_document_tick (doc, 1000000000 + 1000000);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 1 + (guint) (0.5 / ft));
-  odori_document_tick (doc, 1000000000 + 2000000);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 1 + (guint) (1.0 / ft));
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 31);
-  odori_document_set_playing (doc, FALSE);
+  odori_session_set_playing (session, TRUE);
+  odori_session_tick (session, 1000000000);          /* anchors */
+  odori_session_tick (session, 1000000000 + 1000000);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 1 + (guint) (0.5 / ft));
+  odori_session_tick (session, 1000000000 + 2000000);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 1 + (guint) (1.0 / ft));
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 31);
+  odori_session_set_playing (session, FALSE);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -26,8 +26,8 @@ new_timeline_window (void)
 
   WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (window->timeline)) > 400 &&
               gtk_widget_get_height (GTK_WIDGET (window->timeline)) > 100, 15000);
-  odori_document_set_playing (window->document, FALSE);
-  odori_document_set_frame (window->document, 1);
+  odori_session_set_playing (window->session, FALSE);
+  odori_session_set_frame (window->session, 1);
   /* A known zoom: 2 pixels per frame, from frame 1. */
   odori_timeline_set_pixels_per_frame (window->timeline, 2.0, 0);
   gtk_adjustment_set_value (gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (window->timeline)), 0);
@@ -150,7 +150,7 @@ test_move_undo_redo (void)
   g_assert_cmpuint (symbol_at (doc, HD, 122)->line, ==, line);
   g_assert_true (odori_timeline_is_selected (window->timeline, HD, 122));
   /* Dragging scrubbed: the playhead is at the moved symbol's start. */
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 122);
+  g_assert_cmpuint (odori_session_get_frame (odori_window_get_session (window)), ==, 122);
   /* One undo step for the whole drag; the title shows unsaved work. */
   g_assert_cmpuint (odori_undo_get_n_steps (window->undo), ==, 1);
   g_assert_cmpstr (odori_undo_get_undo_label (window->undo), ==, "Move");
@@ -166,11 +166,14 @@ test_move_undo_redo (void)
   g_assert_cmpuint (symbol_at (doc, HD, 82)->line, ==, line);
   g_assert_true (odori_timeline_is_selected (window->timeline, HD, 82));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "redo"));
+  /* Back at the saved state: nothing unsaved any more. */
+  g_assert_false (odori_document_get_dirty (doc));
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "redo", NULL);
   g_free (text);
   text = score_text (doc);
   g_assert_cmpstr (text, ==, after);
+  g_assert_true (odori_document_get_dirty (doc));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "redo"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -202,6 +205,19 @@ test_drag_is_live_and_cancels (void)
   g_assert_cmpstr (text, ==, before);
   g_assert_true (odori_motion_equal (original, odori_document_get_motion (doc), 1e-5, 1e-4, NULL));
   g_assert_cmpuint (odori_undo_get_n_steps (window->undo), ==, 0);
+  g_assert_false (odori_document_get_dirty (doc));
+
+  /* A drag released where it began records nothing and leaves the score clean. */
+  _odori_timeline_pointer_press (window->timeline, x_of (window, 100), y_of (window, HD), GDK_SHIFT_MASK);
+  _odori_timeline_pointer_drag (window->timeline, x_of (window, 100) + 60, y_of (window, HD), GDK_SHIFT_MASK);
+  g_assert_nonnull (symbol_at (doc, HD, 112));
+  _odori_timeline_pointer_drag (window->timeline, x_of (window, 100), y_of (window, HD), GDK_SHIFT_MASK);
+  _odori_timeline_pointer_release (window->timeline, x_of (window, 100), y_of (window, HD));
+  g_free (text);
+  text = score_text (doc);
+  g_assert_cmpstr (text, ==, before);
+  g_assert_cmpuint (odori_undo_get_n_steps (window->undo), ==, 0);
+  g_assert_false (odori_document_get_dirty (doc));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -226,7 +242,7 @@ test_snapping (void)
   g_assert_cmpstr (sym_name (doc, HD, 152), ==, "C2");
 
   /* The playhead: at 300, C2 dragged to start at 297 lands on 300. */
-  odori_document_set_frame (doc, 300);
+  odori_session_set_frame (odori_window_get_session (window), 300);
   drag (window, x_of (window, 160), y_of (window, HD), (297 - 152) * 2.0, 5, 0);
   g_assert_nonnull (symbol_at (doc, HD, 300));
 
@@ -333,7 +349,7 @@ test_drop_inserts_under_pointer (void)
   g_assert_cmpuint (track (doc, RA)->symbols->len, ==, n_before + 1);
   g_assert_nonnull (symbol_at (doc, RA, 640));
   g_assert_cmpstr (sym_name (doc, RA, 640), ==, "W2");
-  g_assert_cmpuint (odori_document_get_n_frames (doc), ==, 640 + 119 - 1);
+  g_assert_cmpuint (odori_session_get_n_frames (odori_window_get_session (window)), ==, 640 + 119 - 1);
   g_assert_true (odori_timeline_is_selected (window->timeline, RA, 640));
   g_assert_cmpstr (odori_undo_get_undo_label (window->undo), ==, "Insert");
 
@@ -357,7 +373,7 @@ test_drop_inserts_under_pointer (void)
   g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
   g_action_group_activate_action (G_ACTION_GROUP (window), "undo", NULL);
   g_assert_cmpuint (track (doc, RA)->symbols->len, ==, n_before);
-  g_assert_cmpuint (odori_document_get_n_frames (doc), ==, 630);
+  g_assert_cmpuint (odori_session_get_n_frames (odori_window_get_session (window)), ==, 630);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -453,7 +469,7 @@ test_drop_refused_on_wrong_part (void)
   g_assert_true (emit_drop (window, arms, x_of (window, 10), y_of (window, la)));
   g_assert_nonnull (symbol_at (doc, la, 10));
   g_assert_null (odori_document_get_compose_error (doc));
-  g_assert_cmpuint (odori_document_get_n_frames (doc), ==, 90);
+  g_assert_cmpuint (odori_session_get_n_frames (odori_window_get_session (window)), ==, 90);
   g_signal_handlers_disconnect_by_data (window->timeline, &why);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -496,7 +512,7 @@ test_delete_copy_paste (void)
   g_assert_cmpuint (odori_timeline_get_n_selected (window->timeline), ==, 2);
   g_assert_true (gtk_widget_activate_action (tl, "timeline.copy", NULL));
   g_assert_true (odori_timeline_can_paste (window->timeline));
-  odori_document_set_frame (doc, 600);
+  odori_session_set_frame (odori_window_get_session (window), 600);
   g_assert_true (gtk_widget_activate_action (tl, "timeline.paste", NULL));
   g_assert_cmpstr (sym_name (doc, LA, 600), ==, "C1");
   g_assert_cmpstr (sym_name (doc, RA, 681), ==, "C2");
@@ -512,8 +528,8 @@ test_delete_copy_paste (void)
   g_action_group_activate_action (G_ACTION_GROUP (window), "cut", NULL);
   g_assert_null (symbol_at (doc, LA, 792));
   g_assert_null (symbol_at (doc, RA, 873));
-  odori_document_set_frame (doc, 750);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 750);
+  odori_session_set_frame (odori_window_get_session (window), 750);
+  g_assert_cmpuint (odori_session_get_frame (odori_window_get_session (window)), ==, 750);
   g_action_group_activate_action (G_ACTION_GROUP (window), "paste", NULL);
   g_assert_cmpstr (sym_name (doc, LA, 750), ==, "C1");
   g_assert_cmpstr (sym_name (doc, RA, 831), ==, "C2");
@@ -523,8 +539,8 @@ test_delete_copy_paste (void)
   g_assert_true (gtk_widget_activate_action (tl, "timeline.copy", NULL));
   g_assert_true (gtk_widget_activate_action (tl, "timeline.focus-track", "i", 1));
   g_assert_cmpint (odori_timeline_get_focus (window->timeline, NULL), ==, RA);
-  odori_document_set_frame (doc, 900);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 900);
+  odori_session_set_frame (odori_window_get_session (window), 900);
+  g_assert_cmpuint (odori_session_get_frame (odori_window_get_session (window)), ==, 900);
   g_assert_true (gtk_widget_activate_action (tl, "timeline.paste", NULL));
   g_assert_cmpstr (sym_name (doc, RA, 900), ==, "C1");
 
@@ -559,7 +575,7 @@ test_keyboard_and_accessible (void)
   g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (tl)), ==, GTK_ACCESSIBLE_ROLE_GROUP);
 
   /* Down twice: LA; the symbol under the playhead (frame 100: C2 at 82) with Alt+Right. */
-  odori_document_set_frame (doc, 100);
+  odori_session_set_frame (odori_window_get_session (window), 100);
   gtk_widget_activate_action (tl, "timeline.focus-track", "i", 1);
   gtk_widget_activate_action (tl, "timeline.focus-track", "i", 1);
   g_assert_cmpint (odori_timeline_get_focus (window->timeline, &start), ==, LA);
@@ -606,13 +622,13 @@ static void
 test_pointer_selection_and_scrub (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   OdoriTimeline *tl;
 
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_timeline_window ();
-  doc = window->document;
+  session = odori_window_get_session (window);
   tl = window->timeline;
 
   _odori_timeline_pointer_press (tl, x_of (window, 20), y_of (window, BD), 0);
@@ -634,7 +650,7 @@ test_pointer_selection_and_scrub (void)
   _odori_timeline_pointer_press (tl, x_of (window, 170), y_of (window, BD), 0);
   g_assert_cmpuint (odori_timeline_get_n_selected (tl), ==, 0);
   _odori_timeline_pointer_release (tl, x_of (window, 170), y_of (window, BD));
-  odori_document_set_frame (doc, 300);
+  odori_session_set_frame (session, 300);
   _odori_timeline_pointer_press (tl, x_of (window, 160), y_of (window, BD), 0);
   _odori_timeline_pointer_drag (tl, x_of (window, 200), y_of (window, HD), 0);
   _odori_timeline_pointer_release (tl, x_of (window, 200), y_of (window, HD));
@@ -651,15 +667,15 @@ test_pointer_selection_and_scrub (void)
 
   /* The ruler: a click puts the playhead there, a drag scrubs. */
   _odori_timeline_pointer_press (tl, x_of (window, 250) + 1, 10, 0);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 250);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 250);
   _odori_timeline_pointer_drag (tl, x_of (window, 260) + 1, 10, 0);
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 260);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 260);
   _odori_timeline_pointer_release (tl, x_of (window, 260) + 1, 10);
   /* The playhead line itself is grabbed in the lanes. */
   _odori_timeline_pointer_press (tl, x_of (window, 260.5), y_of (window, LL), 0);
   _odori_timeline_pointer_drag (tl, x_of (window, 280) + 1, y_of (window, LL), 0);
   _odori_timeline_pointer_release (tl, x_of (window, 280) + 1, y_of (window, LL));
-  g_assert_cmpuint (odori_document_get_frame (doc), ==, 280);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 280);
   g_assert_cmpuint (odori_undo_get_n_steps (window->undo), ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -697,13 +713,13 @@ test_zoom_and_follow (void)
   /* Zoomed in, playing: the view pages along with the playhead. */
   odori_timeline_set_pixels_per_frame (tl, 10, 0);
   gtk_adjustment_set_value (h, 0);
-  odori_document_set_playing (window->document, TRUE);
-  odori_document_set_frame (window->document, 400);
+  odori_session_set_playing (window->session, TRUE);
+  odori_session_set_frame (window->session, 400);
   g_assert_cmpfloat (gtk_adjustment_get_value (h), >, 0);
   x = odori_timeline_x_for_frame (tl, 400);
   g_assert_cmpfloat (x, >, 150);
   g_assert_cmpfloat (x, <, gtk_widget_get_width (GTK_WIDGET (tl)));
-  odori_document_set_playing (window->document, FALSE);
+  odori_session_set_playing (window->session, FALSE);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -806,6 +822,8 @@ test_seams (void)
   window = new_timeline_window ();
   n = _odori_timeline_refresh_seams (window->timeline);
   g_assert_cmpuint (n, ==, odori_document_get_seams (window->document)->len);
+  /* the composer's report itself, not a copy */
+  g_assert_true (window->timeline->seams == odori_document_get_seams (window->document));
   g_assert_cmpuint (n, >, 20);
   g_assert_true (odori_timeline_get_seam (window->timeline, HD, 82, &jump, &clip, &from));
   g_assert_cmpstr (from, ==, "C1");
@@ -857,13 +875,13 @@ test_viewport_follows_edit (void)
   viewport = ODORI_VIEWPORT (window->viewport);
   WAIT_UNTIL (odori_viewport_get_n_renders (viewport) >= 1, 15000);
   /* Frame 250: W1 (both arms up, swaying) on the arms. */
-  odori_document_set_frame (window->document, 250);
+  odori_session_set_frame (window->session, 250);
   a = grab_viewport (viewport, &w, &h);
   /* Without W1 the arms hold C2's last pose (claps to the right). */
   odori_timeline_select (window->timeline, LA, 193, ODORI_TIMELINE_SELECT_REPLACE);
   odori_timeline_select (window->timeline, RA, 193, ODORI_TIMELINE_SELECT_ADD);
   g_assert_true (odori_timeline_delete_selection (window->timeline));
-  g_assert_cmpuint (odori_document_get_frame (window->document), ==, 250);
+  g_assert_cmpuint (odori_session_get_frame (window->session), ==, 250);
   b = grab_viewport (viewport, &w2, &h2);
   g_assert_cmpint (w, ==, w2);
   g_assert_cmpint (h, ==, h2);
@@ -982,7 +1000,7 @@ test_new_score_clears_history (void)
   odori_timeline_select (window->timeline, LA, 1, ODORI_TIMELINE_SELECT_REPLACE);
   g_assert_true (odori_timeline_move_selection (window->timeline, 2, NULL));
   g_assert_true (odori_undo_get_can_undo (window->undo));
-  odori_document_discard_autosave (window->document);
+  odori_autosave_discard (odori_application_get_autosave (test_app), window->document);
   g_assert_true (odori_document_open_score (window->document, sample_dds, NULL, NULL));
   g_assert_false (odori_undo_get_can_undo (window->undo));
   g_assert_cmpuint (odori_timeline_get_n_selected (window->timeline), ==, 0);

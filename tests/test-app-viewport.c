@@ -70,16 +70,16 @@ count_figure_pixels (const Image  *image,
 
 static void
 project_segment (OdoriViewport *viewport,
-                 OdoriDocument *doc,
+                 OdoriSession  *session,
                  const char    *name,
                  float          xy[2])
 {
-  OdoriMotion *motion = odori_document_get_display_motion (doc);
+  OdoriMotion *motion = odori_session_get_display_motion (session);
   int s = odori_motion_find_segment (motion, name);
   const OdoriTransform *t;
 
   g_assert_cmpint (s, >=, 0);
-  t = odori_motion_get (motion, odori_document_get_frame (doc) - 1, s);
+  t = odori_motion_get (motion, odori_session_get_frame (session) - 1, s);
   g_assert_true (odori_viewport_project (viewport, t->position, xy));
 }
 
@@ -99,7 +99,7 @@ test_readback_shows_figure (void)
 {
   static const char *segments[] = { "Hips", "Chest", "Head", "LeftUpLeg" };
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   OdoriViewport *viewport;
   Image image = { 0 };
   const guint8 *bg;
@@ -107,12 +107,12 @@ test_readback_shows_figure (void)
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   g_assert_true (ODORI_IS_VIEWPORT (window->viewport));
   viewport = ODORI_VIEWPORT (window->viewport);
   WAIT_UNTIL (odori_viewport_get_n_renders (viewport) >= 1, 15000);
   g_assert_null (gtk_gl_area_get_error (GTK_GL_AREA (viewport)));
-  odori_document_set_frame (doc, 100);
+  odori_session_set_frame (session, 100);
   wait_for_render (viewport);
 
   grab (GTK_WIDGET (viewport), &image);
@@ -127,7 +127,7 @@ test_readback_shows_figure (void)
       float xy[2];
       guint n;
 
-      project_segment (viewport, doc, segments[i], xy);
+      project_segment (viewport, session, segments[i], xy);
       g_test_message ("%s at %.0f,%.0f", segments[i], xy[0], xy[1]);
       g_assert_cmpfloat (xy[0], >, 0);
       g_assert_cmpfloat (xy[0], <, image.width);
@@ -148,7 +148,7 @@ static void
 test_mirror_view (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   OdoriViewport *viewport;
   OdoriMotion *motion;
   float hips[2], left[2];
@@ -159,9 +159,9 @@ test_mirror_view (void)
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   viewport = ODORI_VIEWPORT (window->viewport);
-  motion = odori_document_get_display_motion (doc);
+  motion = odori_session_get_display_motion (session);
   l = odori_motion_find_segment (motion, "LeftHand");
   r = odori_motion_find_segment (motion, "RightHand");
   /* The frame where the hands are widest apart. */
@@ -175,19 +175,19 @@ test_mirror_view (void)
           best_frame = f + 1;
         }
     }
-  odori_document_set_frame (doc, best_frame);
+  odori_session_set_frame (session, best_frame);
   WAIT_UNTIL (odori_viewport_get_n_renders (viewport) >= 1, 15000);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "view", g_variant_new_string ("front"));
   wait_for_render (viewport);
-  project_segment (viewport, doc, "Hips", hips);
-  project_segment (viewport, doc, "LeftHand", left);
+  project_segment (viewport, session, "Hips", hips);
+  project_segment (viewport, session, "LeftHand", left);
   g_assert_cmpfloat (left[0], >, hips[0] + 10);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "view", g_variant_new_string ("mirror"));
   wait_for_render (viewport);
-  project_segment (viewport, doc, "Hips", hips);
-  project_segment (viewport, doc, "LeftHand", left);
+  project_segment (viewport, session, "Hips", hips);
+  project_segment (viewport, session, "LeftHand", left);
   g_assert_cmpfloat (left[0], <, hips[0] - 10);
   g_assert_cmpstr (g_variant_get_string (g_action_group_get_action_state (G_ACTION_GROUP (window), "view"), NULL),
                    ==, "mirror");
@@ -199,28 +199,28 @@ static void
 test_camera_moves (void)
 {
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   OdoriViewport *viewport;
   float a[2], b[2], c[2];
 
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   viewport = ODORI_VIEWPORT (window->viewport);
   WAIT_UNTIL (odori_viewport_get_n_renders (viewport) >= 1, 15000);
   wait_for_render (viewport);
-  project_segment (viewport, doc, "Head", a);
+  project_segment (viewport, session, "Head", a);
 
   odori_viewport_zoom (viewport, 0.25);
   odori_viewport_pan (viewport, 300, 0);
   wait_for_render (viewport);
-  project_segment (viewport, doc, "Head", b);
+  project_segment (viewport, session, "Head", b);
   g_assert_cmpfloat (fabsf (a[0] - b[0]) + fabsf (a[1] - b[1]), >, 20);
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "frame-all", NULL);
   wait_for_render (viewport);
-  project_segment (viewport, doc, "Head", c);
+  project_segment (viewport, session, "Head", c);
   g_assert_cmpfloat (fabsf (a[0] - c[0]) + fabsf (a[1] - c[1]), <, 2);
   gtk_window_destroy (GTK_WINDOW (window));
 }

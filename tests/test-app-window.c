@@ -21,7 +21,7 @@ test_opens_on_sample (void)
   doc = odori_window_get_document (window);
   g_assert_true (odori_window_load_sample (window));
   /* A first start shows dancing at once. */
-  g_assert_true (odori_document_get_playing (doc));
+  g_assert_true (odori_session_get_playing (odori_window_get_session (window)));
   gtk_window_present (GTK_WINDOW (window));
 
   score = odori_document_get_score (doc);
@@ -33,8 +33,8 @@ test_opens_on_sample (void)
   g_assert_false (odori_document_get_dirty (doc));
   g_assert_null (odori_document_get_compose_error (doc));
   g_assert_nonnull (odori_document_get_motion (doc));
-  g_assert_cmpuint (odori_document_get_n_frames (doc), ==, odori_document_get_motion (doc)->n_frames);
-  g_assert_cmpuint (odori_document_get_n_frames (doc), >, 500);
+  g_assert_cmpuint (odori_session_get_n_frames (odori_window_get_session (window)), ==, odori_document_get_motion (doc)->n_frames);
+  g_assert_cmpuint (odori_session_get_n_frames (odori_window_get_session (window)), >, 500);
 
   /* The header says what is open; nothing went wrong. */
   g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, "春の小品 (Spring Sketch)");
@@ -44,8 +44,8 @@ test_opens_on_sample (void)
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save"));
 
   /* The frame indicator follows the shared playhead. */
-  odori_document_set_playing (doc, FALSE);
-  odori_document_set_frame (doc, 120);
+  odori_session_set_playing (odori_window_get_session (window), FALSE);
+  odori_session_set_frame (odori_window_get_session (window), 120);
   g_assert_cmpfloat (gtk_adjustment_get_value (window->frame_adjustment), ==, 120);
   g_assert_nonnull (strstr (gtk_label_get_text (window->frame_label), "120 /"));
 
@@ -183,7 +183,7 @@ test_unsaved_changes (void)
   edit_score (doc, 640);
   g_assert_true (odori_document_get_dirty (doc));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (window->title_label), "• "));
-  g_assert_true (odori_document_autosave (doc, NULL));
+  g_assert_true (odori_autosave_save (odori_application_get_autosave (test_app), doc, NULL));
 
   /* Close: a question, nothing closed, nothing written. */
   weak = window;
@@ -212,7 +212,7 @@ test_unsaved_changes (void)
   after_save = read_bytes (path);
   g_assert_false (g_bytes_equal (saved, after_save));
   g_assert_nonnull (strstr (g_bytes_get_data (after_save, NULL), "640: B1"));
-  autosaves = odori_document_list_orphan_autosaves ();
+  autosaves = odori_autosave_list_orphans (odori_application_get_autosave (test_app));
   g_assert_cmpuint (autosaves->len, ==, 0);
 
   /* Discard: closes, the saved file stays as it was. */
@@ -265,13 +265,13 @@ test_keyboard (void)
   g_autoptr(GListModel) controllers = NULL;
   GtkShortcut *space = NULL;
   OdoriWindow *window;
-  OdoriDocument *doc;
+  OdoriSession *session;
   guint found = 0;
 
   SKIP_WITHOUT_DISPLAY ();
 
   window = new_sample_window ();
-  doc = odori_window_get_document (window);
+  session = odori_window_get_session (window);
   for (guint i = 0; i < G_N_ELEMENTS (accel_actions); i++)
     {
       g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (test_app), accel_actions[i]);
@@ -308,11 +308,11 @@ test_keyboard (void)
 
   /* Space plays, Space again pauses. */
   g_assert_nonnull (space);
-  g_assert_false (odori_document_get_playing (doc));
+  g_assert_false (odori_session_get_playing (session));
   g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (space), 0, GTK_WIDGET (window), NULL));
-  g_assert_true (odori_document_get_playing (doc));
+  g_assert_true (odori_session_get_playing (session));
   g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (space), 0, GTK_WIDGET (window), NULL));
-  g_assert_false (odori_document_get_playing (doc));
+  g_assert_false (odori_session_get_playing (session));
   g_object_unref (space);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -388,7 +388,7 @@ test_preferences (void)
 
   window = new_sample_window ();
   doc = odori_window_get_document (window);
-  odori_document_set_frame (doc, 31);
+  odori_session_set_frame (odori_window_get_session (window), 31);
 
   g_settings_set_enum (settings, "time-units", ODORI_TIME_UNITS_FRAMES);
   g_assert_cmpstr (gtk_label_get_text (window->frame_label), ==, "Frame 31 / 630");

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "odori-autosave.h"
 #include "odori-window.h"
 
 G_BEGIN_DECLS
@@ -19,6 +20,8 @@ G_DECLARE_FINAL_TYPE (OdoriApplication, odori_application, ODORI, APPLICATION, G
 /* EXTRA_FLAGS: G_APPLICATION_NON_UNIQUE for tests. */
 OdoriApplication *odori_application_new        (GApplicationFlags  extra_flags);
 OdoriWindow      *odori_application_new_window (OdoriApplication  *self);
+/* The autosave of every window's unsaved work (transfer none). */
+OdoriAutosave    *odori_application_get_autosave (OdoriApplication *self);
 /* Registers the window's resources (ui files, CSS); idempotent. */
 void              odori_resources_ensure       (void);
 /* org.odori.Odori settings: the installed schema, else the one compiled in the build

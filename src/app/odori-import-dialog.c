@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "odori-application.h"
+#include "odori-file-dialog.h"
 #include "odori-format.h"
 #include "odori-import-dialog.h"
 #include "odori-kbs.h"
@@ -554,83 +555,56 @@ odori_import_dialog_set_file (OdoriImportDialog *self,
 /* Callbacks */
 
 static void
-on_file_response_cb (GtkNativeDialog   *native,
-                     int                response,
-                     OdoriImportDialog *self)
+on_file_chosen_cb (GFile      *file,
+                   const char *filter_name,
+                   gpointer    user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = g_file_get_path (file);
+  OdoriImportDialog *self = user_data;
+  g_autofree char *path = g_file_get_path (file);
 
-      if (path != NULL)
-        odori_import_dialog_set_file (self, path);
-    }
-  g_object_unref (native);
-}
-
-static void
-add_filter (GtkFileChooser     *chooser,
-            const char         *name,
-            const char * const *patterns)
-{
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, name);
-  for (guint i = 0; patterns[i] != NULL; i++)
-    gtk_file_filter_add_pattern (filter, patterns[i]);
-  gtk_file_chooser_add_filter (chooser, filter);
+  if (path != NULL)
+    odori_import_dialog_set_file (self, path);
 }
 
 static void
 on_file_clicked_cb (OdoriImportDialog *self)
 {
-  GtkFileChooserNative *native =
-    gtk_file_chooser_native_new (_("Choose a Capture"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                 _("_Choose"), _("_Cancel"));
+  OdoriFileDialog *dialog = odori_file_dialog_new (GTK_WINDOW (self), _("Choose a Capture"), FALSE, _("_Choose"));
 
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  add_filter (GTK_FILE_CHOOSER (native), _("Captures and motions"),
-              (const char *[]) { "*.txt", "*.TXT", "*.csv", "*.CSV", "*.bva", "*.BVA", "*.vpm", "*.bvh", "*.BVH", NULL });
-  add_filter (GTK_FILE_CHOOSER (native), _("All files"), (const char *[]) { "*", NULL });
-  g_signal_connect (native, "response", G_CALLBACK (on_file_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  odori_file_dialog_add_filter (dialog, _("Captures and motions"),
+                                (const char *[]) { "*.txt", "*.TXT", "*.csv", "*.CSV", "*.bva", "*.BVA", "*.vpm",
+                                                   "*.bvh", "*.BVH", NULL });
+  odori_file_dialog_add_filter (dialog, _("All files"), (const char *[]) { "*", NULL });
+  odori_file_dialog_present (dialog, on_file_chosen_cb, self);
 }
 
 static void
-on_kbs_response_cb (GtkNativeDialog   *native,
-                    int                response,
-                    OdoriImportDialog *self)
+on_kbs_chosen_cb (GFile      *file,
+                  const char *filter_name,
+                  gpointer    user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *base = g_file_get_basename (file);
+  OdoriImportDialog *self = user_data;
+  g_autofree char *base = g_file_get_basename (file);
 
-      g_free (self->kbs_path);
-      self->kbs_path = g_file_get_path (file);
-      gtk_label_set_text (self->kbs_label, base);
-      gtk_widget_set_sensitive (GTK_WIDGET (self->kbs_clear_button), self->kbs_path != NULL);
-      /* A bone setting renames a Kinect capture's joints. */
-      if (self->cancellable == NULL)
-        start_scan (self);
-    }
-  g_object_unref (native);
+  g_free (self->kbs_path);
+  self->kbs_path = g_file_get_path (file);
+  gtk_label_set_text (self->kbs_label, base);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->kbs_clear_button), self->kbs_path != NULL);
+  /* A bone setting renames a Kinect capture's joints. */
+  if (self->cancellable == NULL)
+    start_scan (self);
 }
 
 static void
 on_kbs_clicked_cb (OdoriImportDialog *self)
 {
-  GtkFileChooserNative *native =
-    gtk_file_chooser_native_new (_("Choose a Bone Setting"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
-                                 _("_Choose"), _("_Cancel"));
+  OdoriFileDialog *dialog =
+    odori_file_dialog_new (GTK_WINDOW (self), _("Choose a Bone Setting"), FALSE, _("_Choose"));
 
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  add_filter (GTK_FILE_CHOOSER (native), _("Kinect bone settings (KBS, KST)"),
-              (const char *[]) { "*.kbs", "*.KBS", "*.kst", "*.KST", "*.xml", NULL });
-  add_filter (GTK_FILE_CHOOSER (native), _("All files"), (const char *[]) { "*", NULL });
-  g_signal_connect (native, "response", G_CALLBACK (on_kbs_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  odori_file_dialog_add_filter (dialog, _("Kinect bone settings (KBS, KST)"),
+                                (const char *[]) { "*.kbs", "*.KBS", "*.kst", "*.KST", "*.xml", NULL });
+  odori_file_dialog_add_filter (dialog, _("All files"), (const char *[]) { "*", NULL });
+  odori_file_dialog_present (dialog, on_kbs_chosen_cb, self);
 }
 
 static void

@@ -197,6 +197,8 @@ odori_inspector_init (OdoriInspector *self)
   self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
   g_signal_group_connect_object (self->document_signals, "notify::score",
                                  G_CALLBACK (sync_all), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "changed",
+                                 G_CALLBACK (sync_all), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->start_adjustment, "value-changed",
                            G_CALLBACK (on_start_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->blend_adjustment, "value-changed",

@@ -4,10 +4,13 @@
  *
  * GtkTreeListModel over the library's class items, every level filtered by one
  * GtkCustomFilter, in a GtkListView with GtkTreeExpander rows (sysprof-callgraph-view).
+ * The tree is built once per library; a search only tells the filter it changed.
  * Activating a motion (double-click, Enter) asks for its preview; rows are drag sources
  * carrying the motion (the item and its score symbol as text).
  */
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -101,12 +104,52 @@ count_motions (GListModel *classes)
   return n;
 }
 
+static gboolean
+is_searching (OdoriLibraryView *self)
+{
+  return self->needle != NULL && self->needle[0] != '\0';
+}
+
+static void
+update_empty_label (OdoriLibraryView *self)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_label),
+                          self->rows != NULL && g_list_model_get_n_items (G_LIST_MODEL (self->rows)) == 0);
+}
+
+/* Every row open (a search shows all its matches), or only the classes (a big library
+ * without a search): what a tree made afresh with or without autoexpand shows. */
+static void
+set_all_expanded (OdoriLibraryView *self,
+                  gboolean          expanded)
+{
+  GListModel *rows = G_LIST_MODEL (self->rows);
+
+  if (expanded)
+    {
+      /* Rows opened add rows below them, which the loop reaches in turn. */
+      for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+        {
+          g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+
+          gtk_tree_list_row_set_expanded (row, TRUE);
+        }
+      return;
+    }
+  for (guint i = g_list_model_get_n_items (rows); i > 0; i--)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i - 1);
+
+      if (gtk_tree_list_row_get_depth (row) == 0)
+        gtk_tree_list_row_set_expanded (row, FALSE);
+    }
+}
+
+/* The library changed: a new tree over it. */
 static void
 rebuild_rows (OdoriLibraryView *self)
 {
-  gboolean searching = self->needle != NULL && self->needle[0] != '\0';
   GListModel *root;
-  GtkTreeListModel *rows;
 
   if (self->library == NULL)
     {
@@ -116,14 +159,29 @@ rebuild_rows (OdoriLibraryView *self)
       return;
     }
   root = G_LIST_MODEL (gtk_filter_list_model_new (g_object_ref (self->library), g_object_ref (self->filter)));
-  rows = gtk_tree_list_model_new (root, FALSE,
-                                  searching || self->n_motions <= AUTOEXPAND_MAX_MOTIONS,
-                                  create_children_cb, self, NULL);
-  g_set_object (&self->rows, rows);
-  g_object_unref (rows);
+  g_clear_object (&self->rows);
+  self->rows = gtk_tree_list_model_new (root, FALSE,
+                                        is_searching (self) || self->n_motions <= AUTOEXPAND_MAX_MOTIONS,
+                                        create_children_cb, self, NULL);
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->rows));
-  gtk_widget_set_visible (GTK_WIDGET (self->empty_label),
-                          g_list_model_get_n_items (G_LIST_MODEL (self->rows)) == 0);
+  update_empty_label (self);
+}
+
+/* The search changed: the same tree, filtered again (every level shares the filter). */
+static void
+refilter_rows (OdoriLibraryView *self,
+               GtkFilterChange   change)
+{
+  gboolean expand = is_searching (self) || self->n_motions <= AUTOEXPAND_MAX_MOTIONS;
+
+  if (self->rows == NULL)
+    return;
+  gtk_tree_list_model_set_autoexpand (self->rows, expand);
+  gtk_filter_changed (self->filter, change);
+  set_all_expanded (self, expand);
+  /* As a new tree would: nothing stays selected. */
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  update_empty_label (self);
 }
 
 static void
@@ -548,6 +606,7 @@ odori_library_view_set_search (OdoriLibraryView *self,
                                const char       *text)
 {
   g_autofree char *needle = NULL;
+  GtkFilterChange change;
 
   g_return_if_fail (ODORI_IS_LIBRARY_VIEW (self));
 
@@ -566,9 +625,16 @@ odori_library_view_set_search (OdoriLibraryView *self,
     }
   if (g_strcmp0 (needle, self->needle) == 0)
     return;
+  /* A longer needle only hides rows; a shorter one only shows more. */
+  if (self->needle != NULL && strstr (needle, self->needle) != NULL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (self->needle != NULL && strstr (self->needle, needle) != NULL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else
+    change = GTK_FILTER_CHANGE_DIFFERENT;
   g_free (self->needle);
   self->needle = g_steal_pointer (&needle);
-  rebuild_rows (self);
+  refilter_rows (self, change);
 }
 
 GListModel *

@@ -375,12 +375,12 @@ snapshot_track (OdoriTimeline *self,
 }
 
 static int
-seam_rank (const Seam *seam)
+seam_rank (const OdoriSeam *seam)
 {
   /* The CLI's rule: a jump above twice the clips' largest step is rough. */
-  if (seam->jump > 2 * MAX (seam->clip, 0.5))
+  if (seam->jump_deg > 2 * MAX (seam->clip_max_deg, 0.5))
     return 2;
-  if (seam->jump > 1.25 * MAX (seam->clip, 0.5))
+  if (seam->jump_deg > 1.25 * MAX (seam->clip_max_deg, 0.5))
     return 1;
   return 0;
 }
@@ -403,9 +403,9 @@ snapshot_seams (OdoriTimeline *self,
   int last_rank = 0;
 
   /* The report is in track order, then frame order. */
-  for (guint k = 0; k < self->seams->len; k++)
+  for (guint k = 0; k < _odori_timeline_n_seams (self); k++)
     {
-      const Seam *seam = &g_array_index (self->seams, Seam, k);
+      const OdoriSeam *seam = &g_array_index (self->seams, OdoriSeam, k);
       int rank;
       double x, y;
 
@@ -662,9 +662,9 @@ snapshot_playhead (OdoriTimeline *self,
 {
   double x, bottom;
 
-  if (odori_document_get_preview (self->document) != NULL)
+  if (self->session == NULL || odori_session_get_preview (self->session) != NULL)
     return;
-  x = odori_timeline_x_for_frame (self, odori_document_get_frame (self->document) + 0.5);
+  x = odori_timeline_x_for_frame (self, odori_session_get_frame (self->session) + 0.5);
   if (x < HEADER_WIDTH || x > paint->width)
     return;
   bottom = MIN (paint->height, _odori_timeline_row_top (self, _odori_timeline_n_parts (self)) + 4);
@@ -691,7 +691,7 @@ _odori_timeline_snapshot (GtkWidget   *widget,
 /* ---------------------------------------------------------------------------------- */
 /* Tooltips                                                                           */
 
-static const Seam *
+static const OdoriSeam *
 seam_at (OdoriTimeline *self,
          guint          track,
          double         x,
@@ -701,9 +701,9 @@ seam_at (OdoriTimeline *self,
 
   if (y > top + 10)
     return NULL;
-  for (guint k = 0; k < self->seams->len; k++)
+  for (guint k = 0; k < _odori_timeline_n_seams (self); k++)
     {
-      const Seam *seam = &g_array_index (self->seams, Seam, k);
+      const OdoriSeam *seam = &g_array_index (self->seams, OdoriSeam, k);
 
       if (seam->part == track && fabs (odori_timeline_x_for_frame (self, seam->frame) - x) <= 5 &&
           _odori_timeline_find_symbol (self, track, seam->frame) != NULL)
@@ -713,8 +713,8 @@ seam_at (OdoriTimeline *self,
 }
 
 static char *
-seam_markup (OdoriTimeline *self,
-             const Seam    *seam)
+seam_markup (OdoriTimeline   *self,
+             const OdoriSeam *seam)
 {
   static const char *verdicts[] = { N_("smooth"), N_("noticeable"), N_("rough") };
   OdoriScorePart *part = _odori_timeline_get_part (self, seam->part);
@@ -724,8 +724,8 @@ seam_markup (OdoriTimeline *self,
   /* Translators: a seam tooltip: track, frame, symbols, then the figures */
   return g_strdup_printf (_("<b>Seam on %s at frame %u</b>: %s → %s\n"
                             "Jump %.1f° against %.1f° inside the clips (%.1f×): %s"),
-                          part->code, seam->frame, from, to, seam->jump, seam->clip,
-                          seam->jump / MAX (seam->clip, 0.01), _(verdicts[seam_rank (seam)]));
+                          part->code, seam->frame, from, to, seam->jump_deg, seam->clip_max_deg,
+                          seam->jump_deg / MAX (seam->clip_max_deg, 0.01), _(verdicts[seam_rank (seam)]));
 }
 
 static char *
@@ -775,7 +775,7 @@ _odori_timeline_query_tooltip (GtkWidget  *widget,
   OdoriTimeline *self = ODORI_TIMELINE (widget);
   g_autofree char *markup = NULL;
   OdoriScoreSymbol *s;
-  const Seam *seam;
+  const OdoriSeam *seam;
   int track;
 
   if (_odori_timeline_get_score (self) == NULL || self->mode != MODE_NONE)

@@ -183,7 +183,7 @@ _odori_timeline_collect_snap_frames (OdoriTimeline *self,
                                      gboolean       skip_selected)
 {
   GArray *frames = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint playhead = self->document ? odori_document_get_frame (self->document) : 1;
+  guint playhead = self->session ? odori_session_get_frame (self->session) : 1;
 
   g_array_append_val (frames, playhead);
   for (guint t = 0; t < _odori_timeline_n_parts (self); t++)
@@ -487,7 +487,7 @@ paste_items (OdoriTimeline  *self,
     one_track = one_track && g_strcmp0 (((ClipItem *) g_ptr_array_index (items, i))->code,
                                         ((ClipItem *) g_ptr_array_index (items, 0))->code) == 0;
 
-  at = odori_document_get_frame (self->document);
+  at = self->session ? odori_session_get_frame (self->session) : 1;
   edit = odori_score_edit_new (_("Paste"));
   for (guint i = 0; i < items->len; i++)
     {

@@ -29,10 +29,10 @@ static void
 seek (OdoriTimeline *self,
       double         x)
 {
-  if (self->document == NULL)
+  if (self->session == NULL)
     return;
-  odori_document_stop_preview (self->document);
-  odori_document_set_frame (self->document, odori_timeline_frame_at_x (self, x));
+  odori_session_stop_preview (self->session);
+  odori_session_set_frame (self->session, odori_timeline_frame_at_x (self, x));
 }
 
 static void
@@ -105,8 +105,9 @@ _odori_timeline_pointer_press (OdoriTimeline   *self,
       return;
     }
   /* The playhead line is grabbed anywhere along it. */
-  if (fabs (x - odori_timeline_x_for_frame (self, odori_document_get_frame (self->document) + 0.5)) <= 3 &&
-      odori_document_get_preview (self->document) == NULL)
+  if (self->session != NULL &&
+      fabs (x - odori_timeline_x_for_frame (self, odori_session_get_frame (self->session) + 0.5)) <= 3 &&
+      odori_session_get_preview (self->session) == NULL)
     {
       self->mode = MODE_SCRUB;
       return;
@@ -189,8 +190,9 @@ begin_move (OdoriTimeline *self)
   g_clear_pointer (&self->snap_frames, g_array_unref);
   self->snap_frames = _odori_timeline_collect_snap_frames (self, TRUE);
   self->drag_delta = 0;
-  self->drag_frame0 = odori_document_get_frame (self->document);
-  odori_document_set_playing (self->document, FALSE);
+  self->drag_frame0 = self->session ? odori_session_get_frame (self->session) : 1;
+  if (self->session != NULL)
+    odori_session_set_playing (self->session, FALSE);
   self->mode = MODE_MOVE;
 }
 
@@ -263,7 +265,8 @@ move_to (OdoriTimeline *self,
   self->drag_delta = delta;
   /* Dragging scrubs: the viewport shows the moved symbol's first frame. */
   primary = &g_array_index (self->drag_items, DragItem, self->drag_primary);
-  odori_document_set_frame (self->document, (guint) ((int) primary->start + delta));
+  if (self->session != NULL)
+    odori_session_set_frame (self->session, (guint) ((int) primary->start + delta));
   _odori_timeline_update_accessible (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -295,8 +298,8 @@ update_move (OdoriTimeline   *self,
 static void
 end_move (OdoriTimeline *self)
 {
-  if (self->drag_delta != 0)
-    odori_undo_push_applied (self->undo, drag_edit (self, 0, self->drag_delta));
+  /* Back where it began (or cancelled): nothing recorded, the dirty mark as it was. */
+  odori_undo_push_applied (self->undo, self->drag_delta != 0 ? drag_edit (self, 0, self->drag_delta) : NULL);
   g_clear_pointer (&self->drag_items, g_array_unref);
   g_clear_pointer (&self->snap_frames, g_array_unref);
   _odori_timeline_selection_changed (self);
@@ -422,7 +425,8 @@ _odori_timeline_pointer_cancel (OdoriTimeline *self)
 
       if (odori_undo_apply_unrecorded (self->undo, edit, TRUE, NULL))
         sel_shift (self, -self->drag_delta);
-      odori_document_set_frame (self->document, self->drag_frame0);
+      if (self->session != NULL)
+        odori_session_set_frame (self->session, self->drag_frame0);
       self->drag_delta = 0;
     }
   if (self->mode == MODE_MOVE)
@@ -613,9 +617,9 @@ focus_symbol_at_playhead (OdoriTimeline *self,
   guint i;
 
   self->focus_start = 0;
-  if (part != NULL && self->document != NULL)
+  if (part != NULL && self->session != NULL)
     {
-      i = odori_score_part_lower_bound (part, odori_document_get_frame (self->document) + 1);
+      i = odori_score_part_lower_bound (part, odori_session_get_frame (self->session) + 1);
       if (i > 0)
         self->focus_start = _odori_timeline_symbol_at_index (part, i - 1)->start;
       else if (part->symbols->len > 0)

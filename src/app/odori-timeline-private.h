@@ -42,16 +42,6 @@ typedef struct
 typedef struct
 {
   guint  part;
-  guint  frame;
-  double jump;
-  double clip;
-  char  *from;
-  char  *to;
-} Seam;
-
-typedef struct
-{
-  guint  part;
   guint  start;      /* where it was when the drag began */
   char  *symbol;
   guint  line;
@@ -81,6 +71,8 @@ struct _OdoriTimeline
   OdoriUndo            *undo;
   OdoriDocument        *document;
   GSignalGroup         *document_signals;
+  OdoriSession         *session;        /* the playhead and the preview */
+  GSignalGroup         *session_signals;
   GSignalGroup         *undo_signals;
   OdoriScore           *score;          /* the score shown (a ref, to notice another) */
   guint                 shown_parts;
@@ -133,8 +125,9 @@ struct _OdoriTimeline
   guint                 drop_frame;
   char                 *drop_refusal;
 
-  /* Seams as last reported */
-  GArray               *seams;          /* Seam */
+  /* The composer's seam report as last asked for (a ref to its array, or NULL): asked
+   * for once edits settle, as it costs a pass over the dance */
+  GArray               *seams;          /* OdoriSeam */
   guint                 seams_idle;
 };
 
@@ -163,6 +156,7 @@ void              _odori_timeline_drop_hover            (OdoriTimeline   *self,
                                                          double           y);
 /* Seams as drawn: their number after the last refresh (run it now). */
 guint             _odori_timeline_refresh_seams         (OdoriTimeline   *self);
+guint             _odori_timeline_n_seams               (OdoriTimeline   *self);
 
 /* Internals shared by the source files */
 /* odori-timeline.c */

@@ -188,13 +188,8 @@ _odori_timeline_sym_info (OdoriTimeline *self,
   if (info->motion != NULL)
     {
       OdoriMotion *show = odori_document_load_show (self->document, info->motion->show, NULL);
-      double n = info->motion->last - info->motion->first + 1;
 
-      /* As the composer resamples a clip of another frame rate. */
-      if (show != NULL && show->frame_time > 0 &&
-          fabs (show->frame_time - _odori_timeline_frame_time (self)) > 1e-9)
-        n = round (n * show->frame_time / _odori_timeline_frame_time (self));
-      info->n = MAX ((guint) n, 1);
+      info->n = odori_compose_clip_frames (info->motion, show, _odori_timeline_frame_time (self));
       number_show (index, info->motion->show, &info->show_no, &info->class_no);
     }
   g_hash_table_insert (self->symbols, g_strdup (symbol), info);
@@ -410,8 +405,8 @@ odori_timeline_zoom (OdoriTimeline *self,
 
   g_return_if_fail (ODORI_IS_TIMELINE (self));
 
-  x = self->document ? odori_timeline_x_for_frame (self,
-                                                   odori_document_get_frame (self->document)) : HEADER_WIDTH;
+  x = self->session ? odori_timeline_x_for_frame (self,
+                                                  odori_session_get_frame (self->session)) : HEADER_WIDTH;
   if (x < HEADER_WIDTH || x > gtk_widget_get_width (GTK_WIDGET (self)))
     x = HEADER_WIDTH;
   odori_timeline_set_pixels_per_frame (self, self->ppf * factor, x);
@@ -790,13 +785,6 @@ _odori_timeline_update_accessible (OdoriTimeline *self)
 /* ---------------------------------------------------------------------------------- */
 /* Following the document                                                             */
 
-static void
-seam_clear (Seam *seam)
-{
-  g_clear_pointer (&seam->from, g_free);
-  g_clear_pointer (&seam->to, g_free);
-}
-
 guint
 _odori_timeline_refresh_seams (OdoriTimeline *self)
 {
@@ -805,19 +793,18 @@ _odori_timeline_refresh_seams (OdoriTimeline *self)
   g_return_val_if_fail (ODORI_IS_TIMELINE (self), 0);
 
   g_clear_handle_id (&self->seams_idle, g_source_remove);
-  g_array_set_size (self->seams, 0);
   seams = self->document ? odori_document_get_seams (self->document) : NULL;
-  for (guint k = 0; seams != NULL && k < seams->len; k++)
-    {
-      const OdoriSeam *from = &g_array_index (seams, OdoriSeam, k);
-      Seam seam = { from->part, from->frame, from->jump_deg, from->clip_max_deg,
-                    g_strdup (from->from), g_strdup (from->to) };
-
-      g_array_append_val (self->seams, seam);
-    }
+  g_clear_pointer (&self->seams, g_array_unref);
+  self->seams = seams != NULL ? g_array_ref (seams) : NULL;
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[SEAMS_CHANGED], 0);
-  return self->seams->len;
+  return _odori_timeline_n_seams (self);
+}
+
+guint
+_odori_timeline_n_seams (OdoriTimeline *self)
+{
+  return self->seams != NULL ? self->seams->len : 0;
 }
 
 gboolean
@@ -830,16 +817,16 @@ odori_timeline_get_seam (OdoriTimeline  *self,
 {
   g_return_val_if_fail (ODORI_IS_TIMELINE (self), FALSE);
 
-  for (guint k = 0; k < self->seams->len; k++)
+  for (guint k = 0; k < _odori_timeline_n_seams (self); k++)
     {
-      const Seam *seam = &g_array_index (self->seams, Seam, k);
+      const OdoriSeam *seam = &g_array_index (self->seams, OdoriSeam, k);
 
       if (seam->part == track && seam->frame == start)
         {
           if (jump != NULL)
-            *jump = seam->jump;
+            *jump = seam->jump_deg;
           if (clip != NULL)
-            *clip = seam->clip;
+            *clip = seam->clip_max_deg;
           if (from != NULL)
             *from = seam->from;
           return TRUE;
@@ -887,7 +874,7 @@ on_score_changed_cb (OdoriTimeline *self)
       self->focus_part = n > 0 ? 0 : -1;
       self->focus_start = 0;
       drop_cache (self);
-      g_array_set_size (self->seams, 0);
+      g_clear_pointer (&self->seams, g_array_unref);
       odori_timeline_zoom_fit (self);
       gtk_widget_queue_resize (GTK_WIDGET (self));
       _odori_timeline_selection_changed (self);
@@ -919,10 +906,10 @@ on_frame_changed_cb (OdoriTimeline *self)
   double x;
 
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  if (self->document == NULL || !odori_document_get_playing (self->document) || self->mode != MODE_NONE ||
+  if (self->session == NULL || !odori_session_get_playing (self->session) || self->mode != MODE_NONE ||
       self->hadjustment == NULL)
     return;
-  x = odori_timeline_x_for_frame (self, odori_document_get_frame (self->document));
+  x = odori_timeline_x_for_frame (self, odori_session_get_frame (self->session));
   if (x < HEADER_WIDTH || x > width - 16)
     gtk_adjustment_set_value (self->hadjustment,
                               _odori_timeline_hvalue (self) + x - HEADER_WIDTH - (width - HEADER_WIDTH) * 0.05);
@@ -1026,9 +1013,11 @@ odori_timeline_dispose (GObject *object)
   g_clear_object (&self->hadjustment);
   g_clear_object (&self->vadjustment);
   g_clear_object (&self->document_signals);
+  g_clear_object (&self->session_signals);
   g_clear_object (&self->undo_signals);
   g_clear_object (&self->undo);
   g_clear_object (&self->document);
+  g_clear_object (&self->session);
   G_OBJECT_CLASS (odori_timeline_parent_class)->dispose (object);
 }
 
@@ -1216,8 +1205,6 @@ odori_timeline_init (OdoriTimeline *self)
   self->fit_pending = TRUE;
   self->symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sym_info_free);
   self->selection = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  self->seams = g_array_new (FALSE, TRUE, sizeof (Seam));
-  g_array_set_clear_func (self->seams, (GDestroyNotify) seam_clear);
 
   gtk_widget_set_focusable (widget, TRUE);
   gtk_widget_set_focus_on_click (widget, TRUE);
@@ -1226,14 +1213,17 @@ odori_timeline_init (OdoriTimeline *self)
   _odori_timeline_init_input (self);
 
 
-  self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
-  g_signal_group_connect_object (self->document_signals, "notify::frame",
+  self->session_signals = g_signal_group_new (ODORI_TYPE_SESSION);
+  g_signal_group_connect_object (self->session_signals, "notify::frame",
                                  G_CALLBACK (on_frame_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->document_signals, "notify::previewing",
+  g_signal_group_connect_object (self->session_signals, "notify::previewing",
                                  G_CALLBACK (on_queue_draw_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->document_signals, "motion-changed",
+  g_signal_group_connect_object (self->session_signals, "motion-changed",
                                  G_CALLBACK (on_motion_changed_cb), self, G_CONNECT_SWAPPED);
+  self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
   g_signal_group_connect_object (self->document_signals, "notify::score",
+                                 G_CALLBACK (on_score_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "changed",
                                  G_CALLBACK (on_score_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "notify::index",
                                  G_CALLBACK (on_index_changed_cb), self, G_CONNECT_SWAPPED);
@@ -1274,6 +1264,23 @@ odori_timeline_set_undo (OdoriTimeline *self,
   g_signal_group_set_target (self->document_signals, self->document);
   on_score_changed_cb (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_UNDO]);
+}
+
+/**
+ * odori_timeline_set_session:
+ * @session: (nullable): the playhead the timeline shows and moves, and the preview
+ */
+void
+odori_timeline_set_session (OdoriTimeline *self,
+                            OdoriSession  *session)
+{
+  g_return_if_fail (ODORI_IS_TIMELINE (self));
+  g_return_if_fail (session == NULL || ODORI_IS_SESSION (session));
+
+  if (!g_set_object (&self->session, session))
+    return;
+  g_signal_group_set_target (self->session_signals, session);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 OdoriUndo *

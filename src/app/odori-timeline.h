@@ -18,6 +18,7 @@
 #include <gtk/gtk.h>
 
 #include "odori-document.h"
+#include "odori-session.h"
 #include "odori-undo.h"
 
 G_BEGIN_DECLS
@@ -53,6 +54,9 @@ void            odori_timeline_set_undo             (OdoriTimeline   *self,
                                                      OdoriUndo       *undo);
 OdoriUndo      *odori_timeline_get_undo             (OdoriTimeline   *self);
 OdoriDocument  *odori_timeline_get_document         (OdoriTimeline   *self);
+/* The playhead it shows and moves (the window's session). */
+void            odori_timeline_set_session          (OdoriTimeline   *self,
+                                                     OdoriSession    *session);
 void            odori_timeline_set_time_units       (OdoriTimeline   *self,
                                                      OdoriTimeUnits   units);
 

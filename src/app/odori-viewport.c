@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every GL call lives in the renderer (src/render); this widget owns the context's
- * life cycle (gtkgears.c, gtkshadertoy.c), forwards the document's display motion and
+ * life cycle (gtkgears.c, gtkshadertoy.c), forwards the session's display motion and
  * frame, and turns mouse gestures into camera moves: drag orbits, Shift+drag or the
  * middle button pans, the wheel zooms.
  */
@@ -14,14 +14,16 @@
 
 #include <glib/gi18n.h>
 
+#include "odori-debug.h"
+#include "odori-paths.h"
 #include "odori-viewport.h"
 
 struct _OdoriViewport
 {
   GtkGLArea       parent_instance;
 
-  OdoriDocument  *document;
-  GSignalGroup   *document_signals;
+  OdoriSession   *session;
+  GSignalGroup   *session_signals;
   OdoriRenderer  *renderer;
   OdoriMotion    *shown_motion;     /* only compared, never dereferenced */
   OdoriView       view;
@@ -37,47 +39,36 @@ G_DEFINE_FINAL_TYPE (OdoriViewport, odori_viewport, GTK_TYPE_GL_AREA)
 
 enum {
   PROP_0,
-  PROP_DOCUMENT,
+  PROP_SESSION,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-/* Odori's muscle bulge catalogue: $ODORI_DATADIR, the source tree (uninstalled runs),
- * then the installed data directory; loaded once, NULL when there is none. */
+/* Odori's muscle bulge catalogue (odori_find_data_file ()); loaded once, NULL when
+ * there is none. */
 static OdoriBulgeSet *
 default_bulges (void)
 {
   static OdoriBulgeSet *bulges;
   static gboolean tried;
-  const char *dirs[] = {
-    g_getenv ("ODORI_DATADIR"),
-#ifdef ODORI_SOURCE_DATADIR
-    ODORI_SOURCE_DATADIR,
-#endif
-    ODORI_DATADIR,
-  };
+  g_autofree char *path = NULL;
 
   if (tried)
     return bulges;
   tried = TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (dirs) && bulges == NULL; i++)
-    if (dirs[i] != NULL && dirs[i][0] != '\0')
-      {
-        g_autofree char *path = g_build_filename (dirs[i], "bulge_types", NULL);
-
-        if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-          bulges = odori_bulge_set_load (path, NULL);
-      }
+  path = odori_find_data_file ("bulge_types");
+  if (path != NULL)
+    bulges = odori_bulge_set_load (path, NULL);
   return bulges;
 }
 
-/* Hands the document's display motion to the renderer; a new motion is framed whole. */
+/* Hands the session's display motion to the renderer; a new motion is framed whole. */
 static void
 push_motion (OdoriViewport *self)
 {
-  OdoriMotion *motion = self->document ? odori_document_get_display_motion (self->document) : NULL;
-  OdoriSkeleton *skeleton = self->document ? odori_document_get_display_skeleton (self->document) : NULL;
+  OdoriMotion *motion = self->session ? odori_session_get_display_motion (self->session) : NULL;
+  OdoriSkeleton *skeleton = self->session ? odori_session_get_display_skeleton (self->session) : NULL;
 
   if (self->renderer == NULL)
     return;
@@ -139,7 +130,7 @@ odori_viewport_unrealize (GtkWidget *widget)
   GTK_WIDGET_CLASS (odori_viewport_parent_class)->unrealize (widget);
 }
 
-/* ODORI_BENCH_FIRST_FRAME=1 (build-aux/bench): once the first frame has been painted,
+/* ODORI_DEBUG=first-frame (build-aux/bench): once the first frame has been painted,
  * print CLOCK_MONOTONIC in microseconds on stdout and quit, with everything loaded. */
 static void
 bench_after_paint_cb (GdkFrameClock *clock,
@@ -163,8 +154,8 @@ odori_viewport_render (GtkGLArea    *area,
 
   if (self->renderer == NULL || gtk_gl_area_get_error (area) != NULL)
     return FALSE;
-  if (self->document != NULL && odori_document_get_display_motion (self->document) != NULL)
-    odori_renderer_set_frame (self->renderer, odori_document_get_frame (self->document) - 1);
+  if (self->session != NULL && odori_session_get_display_motion (self->session) != NULL)
+    odori_renderer_set_frame (self->renderer, odori_session_get_frame (self->session) - 1);
   if (!odori_renderer_draw (self->renderer, width, height, &error))
     {
       gtk_gl_area_set_error (area, error);
@@ -172,7 +163,7 @@ odori_viewport_render (GtkGLArea    *area,
     }
   self->drawn_scale = scale;
   self->n_renders++;
-  if (self->n_renders == 1 && g_strcmp0 (g_getenv ("ODORI_BENCH_FIRST_FRAME"), "1") == 0)
+  if (self->n_renders == 1 && ODORI_DEBUG_ENABLED (ODORI_DEBUG_FIRST_FRAME))
     g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint",
                       G_CALLBACK (bench_after_paint_cb), NULL);
   return TRUE;
@@ -229,8 +220,8 @@ odori_viewport_dispose (GObject *object)
 {
   OdoriViewport *self = ODORI_VIEWPORT (object);
 
-  g_clear_object (&self->document_signals);
-  g_clear_object (&self->document);
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->session);
   G_OBJECT_CLASS (odori_viewport_parent_class)->dispose (object);
 }
 
@@ -244,8 +235,8 @@ odori_viewport_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_DOCUMENT:
-      g_value_set_object (value, self->document);
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -262,8 +253,8 @@ odori_viewport_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_DOCUMENT:
-      odori_viewport_set_document (self, g_value_get_object (value));
+    case PROP_SESSION:
+      odori_viewport_set_session (self, g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -284,8 +275,8 @@ odori_viewport_class_init (OdoriViewportClass *klass)
   widget_class->unrealize = odori_viewport_unrealize;
   area_class->render = odori_viewport_render;
 
-  properties[PROP_DOCUMENT] =
-    g_param_spec_object ("document", NULL, NULL, ODORI_TYPE_DOCUMENT,
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, ODORI_TYPE_SESSION,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -323,10 +314,10 @@ odori_viewport_init (OdoriViewport *self)
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), scroll);
 
-  self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
-  g_signal_group_connect_object (self->document_signals, "motion-changed",
+  self->session_signals = g_signal_group_new (ODORI_TYPE_SESSION);
+  g_signal_group_connect_object (self->session_signals, "motion-changed",
                                  G_CALLBACK (on_motion_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->document_signals, "notify::frame",
+  g_signal_group_connect_object (self->session_signals, "notify::frame",
                                  G_CALLBACK (on_frame_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
@@ -336,25 +327,25 @@ odori_viewport_new (void)
   return g_object_new (ODORI_TYPE_VIEWPORT, NULL);
 }
 
-OdoriDocument *
-odori_viewport_get_document (OdoriViewport *self)
+OdoriSession *
+odori_viewport_get_session (OdoriViewport *self)
 {
   g_return_val_if_fail (ODORI_IS_VIEWPORT (self), NULL);
-  return self->document;
+  return self->session;
 }
 
 void
-odori_viewport_set_document (OdoriViewport *self,
-                             OdoriDocument *document)
+odori_viewport_set_session (OdoriViewport *self,
+                             OdoriSession  *session)
 {
   g_return_if_fail (ODORI_IS_VIEWPORT (self));
-  g_return_if_fail (document == NULL || ODORI_IS_DOCUMENT (document));
+  g_return_if_fail (session == NULL || ODORI_IS_SESSION (session));
 
-  if (!g_set_object (&self->document, document))
+  if (!g_set_object (&self->session, session))
     return;
-  g_signal_group_set_target (self->document_signals, document);
+  g_signal_group_set_target (self->session_signals, session);
   push_motion (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 void

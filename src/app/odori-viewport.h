@@ -6,7 +6,7 @@
 
 #include <gtk/gtk.h>
 
-#include "odori-document.h"
+#include "odori-session.h"
 #include "odori-renderer.h"
 
 G_BEGIN_DECLS
@@ -16,9 +16,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (OdoriViewport, odori_viewport, ODORI, VIEWPORT, GtkGLArea)
 
 GtkWidget      *odori_viewport_new             (void);
-OdoriDocument  *odori_viewport_get_document    (OdoriViewport *self);
-void            odori_viewport_set_document    (OdoriViewport *self,
-                                                OdoriDocument *document);
+OdoriSession   *odori_viewport_get_session     (OdoriViewport *self);
+void            odori_viewport_set_session     (OdoriViewport *self,
+                                                OdoriSession  *session);
 void            odori_viewport_set_view        (OdoriViewport *self,
                                                 OdoriView      view);
 void            odori_viewport_frame_all       (OdoriViewport *self);

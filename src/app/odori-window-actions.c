@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * File dialogs are GtkFileChooserNative with a response callback (GTK 4.8; GTE 43.2
- * editor-window-actions.c). Every action is reachable by keyboard: Ctrl accelerators
+ * File dialogs go through odori-file-dialog.c, questions through odori-message-dialog.c,
+ * the bars above the content through OdoriInfoBar. Every action is reachable by keyboard: Ctrl accelerators
  * are set by the application, bare keys (Space, arrows, Home/End, F, L, [ ]) are
  * bindings of the window class, so a focused text entry or button takes them first.
  */
@@ -14,7 +14,9 @@
 #include <glib/gi18n.h>
 
 #include "odori-application.h"
+#include "odori-file-dialog.h"
 #include "odori-import-dialog.h"
+#include "odori-message-dialog.h"
 #include "odori-window-private.h"
 #ifdef ODORI_HAVE_RENDER
 #include "odori-viewport.h"
@@ -37,7 +39,6 @@ set_action_enabled (OdoriWindow *self,
 
 /* Window object data of Remove Show (its Undo). */
 #define REMOVED_SHOW_KEY "odori-removed-show"
-#define REMOVED_BAR_KEY  "odori-removed-bar"
 
 void
 _odori_window_update_actions (OdoriWindow *self)
@@ -46,14 +47,14 @@ _odori_window_update_actions (OdoriWindow *self)
   gboolean has_score = odori_document_get_score (doc) != NULL;
   gboolean has_motion = odori_document_get_motion (doc) != NULL;
   gboolean exporting = self->export != NULL;
-  gboolean playable = odori_document_get_n_frames (doc) > 1;
+  gboolean playable = odori_session_get_n_frames (self->session) > 1;
   GAction *speed;
 
   set_action_enabled (self, "save", has_score);
   set_action_enabled (self, "save-as", has_score);
   set_action_enabled (self, "export", has_motion && !exporting);
   set_action_enabled (self, "cancel-export", exporting);
-  set_action_enabled (self, "stop-preview", odori_document_get_preview (doc) != NULL);
+  set_action_enabled (self, "stop-preview", odori_session_get_preview (self->session) != NULL);
   set_action_enabled (self, "import-capture", odori_document_get_index (doc) != NULL);
   set_action_enabled (self, "remove-show", odori_document_get_index (doc) != NULL &&
                                            odori_document_get_index (doc)->path != NULL);
@@ -81,46 +82,21 @@ _odori_window_update_actions (OdoriWindow *self)
 
   speed = g_action_map_lookup_action (G_ACTION_MAP (self), "speed");
   if (speed != NULL)
-    g_simple_action_set_state (G_SIMPLE_ACTION (speed), g_variant_new_double (odori_document_get_speed (doc)));
+    g_simple_action_set_state (G_SIMPLE_ACTION (speed), g_variant_new_double (odori_session_get_speed (self->session)));
 }
 
 /* File choosers */
 
 static void
-add_filter (GtkFileChooser *chooser,
-            const char     *name,
-            const char * const *patterns)
+add_all_files_filter (OdoriFileDialog *dialog)
 {
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, name);
-  for (guint i = 0; patterns[i] != NULL; i++)
-    gtk_file_filter_add_pattern (filter, patterns[i]);
-  gtk_file_chooser_add_filter (chooser, filter);
-}
-
-static void
-add_all_files_filter (GtkFileChooser *chooser)
-{
-  add_filter (chooser, _("All files"), (const char *[]) { "*", NULL });
-}
-
-static GtkFileChooserNative *
-new_chooser (OdoriWindow          *self,
-             const char           *title,
-             GtkFileChooserAction  action,
-             const char           *accept)
-{
-  GtkFileChooserNative *native = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept, _("_Cancel"));
-
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  return native;
+  odori_file_dialog_add_filter (dialog, _("All files"), (const char *[]) { "*", NULL });
 }
 
 /* Starts in the directory of the score, else of the library. */
 static void
-set_start_folder (OdoriWindow    *self,
-                  GtkFileChooser *chooser)
+set_start_folder (OdoriWindow     *self,
+                  OdoriFileDialog *dialog)
 {
   const char *path = odori_document_get_path (self->document);
   OdoriIndex *index = odori_document_get_index (self->document);
@@ -134,7 +110,7 @@ set_start_folder (OdoriWindow    *self,
   else
     dir = g_strdup (g_get_home_dir ());
   folder = g_file_new_for_path (dir);
-  gtk_file_chooser_set_current_folder (chooser, folder, NULL);
+  odori_file_dialog_set_folder (dialog, folder);
 }
 
 /* A file name from the score's title: what a choreographer would type. */
@@ -196,17 +172,11 @@ open_score_here_or_new (OdoriWindow *self,
 }
 
 static void
-on_open_response_cb (GtkNativeDialog *native,
-                     int              response,
-                     OdoriWindow     *self)
+on_open_chosen_cb (GFile      *file,
+                   const char *filter_name,
+                   gpointer    user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-
-      open_score_here_or_new (self, file);
-    }
-  g_object_unref (native);
+  open_score_here_or_new (user_data, file);
 }
 
 static void
@@ -215,13 +185,12 @@ open_action (GSimpleAction *action,
              gpointer       user_data)
 {
   OdoriWindow *self = user_data;
-  GtkFileChooserNative *native = new_chooser (self, _("Open Score"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"));
+  OdoriFileDialog *dialog = odori_file_dialog_new (GTK_WINDOW (self), _("Open Score"), FALSE, _("_Open"));
 
-  add_filter (GTK_FILE_CHOOSER (native), _("Dance scores (DDS)"), (const char *[]) { "*.dds", "*.DDS", NULL });
-  add_all_files_filter (GTK_FILE_CHOOSER (native));
-  set_start_folder (self, GTK_FILE_CHOOSER (native));
-  g_signal_connect (native, "response", G_CALLBACK (on_open_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  odori_file_dialog_add_filter (dialog, _("Dance scores (DDS)"), (const char *[]) { "*.dds", "*.DDS", NULL });
+  add_all_files_filter (dialog);
+  set_start_folder (self, dialog);
+  odori_file_dialog_present (dialog, on_open_chosen_cb, self);
 }
 
 static void
@@ -255,17 +224,11 @@ open_sample_action (GSimpleAction *action,
 }
 
 static void
-on_open_library_response_cb (GtkNativeDialog *native,
-                             int              response,
-                             OdoriWindow     *self)
+on_open_library_chosen_cb (GFile      *file,
+                           const char *filter_name,
+                           gpointer    user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-
-      odori_window_open_library (self, file);
-    }
-  g_object_unref (native);
+  odori_window_open_library (user_data, file);
 }
 
 static void
@@ -274,15 +237,13 @@ open_library_action (GSimpleAction *action,
                      gpointer       user_data)
 {
   OdoriWindow *self = user_data;
-  GtkFileChooserNative *native =
-    new_chooser (self, _("Open Motion Library"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"));
+  OdoriFileDialog *dialog = odori_file_dialog_new (GTK_WINDOW (self), _("Open Motion Library"), FALSE, _("_Open"));
 
-  add_filter (GTK_FILE_CHOOSER (native), _("Motion libraries (motion.dat)"),
-              (const char *[]) { "*.dat", "*.DAT", NULL });
-  add_all_files_filter (GTK_FILE_CHOOSER (native));
-  set_start_folder (self, GTK_FILE_CHOOSER (native));
-  g_signal_connect (native, "response", G_CALLBACK (on_open_library_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  odori_file_dialog_add_filter (dialog, _("Motion libraries (motion.dat)"),
+                                (const char *[]) { "*.dat", "*.DAT", NULL });
+  add_all_files_filter (dialog);
+  set_start_folder (self, dialog);
+  odori_file_dialog_present (dialog, on_open_library_chosen_cb, self);
 }
 
 /* Save */
@@ -291,38 +252,44 @@ static void save_as (OdoriWindow *self,
                      gboolean     close_after);
 
 static void
-on_save_as_response_cb (GtkNativeDialog *native,
-                        int              response,
-                        OdoriWindow     *self)
+save_chosen (OdoriWindow *self,
+             GFile       *file,
+             gboolean     close_after)
 {
-  gboolean close_after = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (native), "close-after"));
-
-  if (response == GTK_RESPONSE_ACCEPT)
+  if (odori_window_save_to (self, file) && close_after)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-
-      if (odori_window_save_to (self, file) && close_after)
-        {
-          self->close_confirmed = TRUE;
-          gtk_window_close (GTK_WINDOW (self));
-        }
+      self->close_confirmed = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
     }
-  g_object_unref (native);
+}
+
+static void
+on_save_as_chosen_cb (GFile      *file,
+                      const char *filter_name,
+                      gpointer    user_data)
+{
+  save_chosen (user_data, file, FALSE);
+}
+
+static void
+on_save_as_then_close_chosen_cb (GFile      *file,
+                                 const char *filter_name,
+                                 gpointer    user_data)
+{
+  save_chosen (user_data, file, TRUE);
 }
 
 static void
 save_as (OdoriWindow *self,
          gboolean     close_after)
 {
-  GtkFileChooserNative *native = new_chooser (self, _("Save Score"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"));
+  OdoriFileDialog *dialog = odori_file_dialog_new (GTK_WINDOW (self), _("Save Score"), TRUE, _("_Save"));
   g_autofree char *name = suggested_name (self, ".dds");
 
-  add_filter (GTK_FILE_CHOOSER (native), _("Dance scores (DDS)"), (const char *[]) { "*.dds", "*.DDS", NULL });
-  set_start_folder (self, GTK_FILE_CHOOSER (native));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
-  g_object_set_data (G_OBJECT (native), "close-after", GINT_TO_POINTER (close_after));
-  g_signal_connect (native, "response", G_CALLBACK (on_save_as_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  odori_file_dialog_add_filter (dialog, _("Dance scores (DDS)"), (const char *[]) { "*.dds", "*.DDS", NULL });
+  set_start_folder (self, dialog);
+  odori_file_dialog_set_current_name (dialog, name);
+  odori_file_dialog_present (dialog, close_after ? on_save_as_then_close_chosen_cb : on_save_as_chosen_cb, self);
 }
 
 /* Saves in place when the score has a home, else asks where. TRUE if saved now. */
@@ -458,30 +425,26 @@ odori_window_export_finish (OdoriWindow   *self,
 }
 
 static void
-on_export_response_cb (GtkNativeDialog *native,
-                       int              response,
-                       OdoriWindow     *self)
+on_export_chosen_cb (GFile      *chosen,
+                     const char *filter_name,
+                     gpointer    user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
+  OdoriWindow *self = user_data;
+  g_autoptr(GFile) file = g_object_ref (chosen);
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *lower = path ? g_ascii_strdown (path, -1) : NULL;
+
+  /* No extension: the filter chosen decides. */
+  if (lower != NULL && !g_str_has_suffix (lower, ".bva") && !g_str_has_suffix (lower, ".vpm") &&
+      !g_str_has_suffix (lower, ".bvh"))
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
-      g_autofree char *path = g_file_get_path (file);
-      g_autofree char *lower = path ? g_ascii_strdown (path, -1) : NULL;
+      gboolean bvh = g_strcmp0 (filter_name, _("BVH (Biovision Hierarchy)")) == 0;
+      g_autofree char *with_ext = g_strconcat (path, bvh ? ".bvh" : ".bva", NULL);
 
-      /* No extension: the filter chosen decides. */
-      if (lower != NULL && !g_str_has_suffix (lower, ".bva") && !g_str_has_suffix (lower, ".vpm") &&
-          !g_str_has_suffix (lower, ".bvh"))
-        {
-          GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (native));
-          gboolean bvh = filter != NULL && g_strcmp0 (gtk_file_filter_get_name (filter), _("BVH (Biovision Hierarchy)")) == 0;
-          g_autofree char *with_ext = g_strconcat (path, bvh ? ".bvh" : ".bva", NULL);
-
-          g_clear_object (&file);
-          file = g_file_new_for_path (with_ext);
-        }
-      odori_window_export (self, file, NULL, NULL);
+      g_clear_object (&file);
+      file = g_file_new_for_path (with_ext);
     }
-  g_object_unref (native);
+  odori_window_export (self, file, NULL, NULL);
 }
 
 static void
@@ -490,18 +453,17 @@ export_action (GSimpleAction *action,
                gpointer       user_data)
 {
   OdoriWindow *self = user_data;
-  GtkFileChooserNative *native =
-    new_chooser (self, _("Export the Composed Dance"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"));
+  OdoriFileDialog *dialog =
+    odori_file_dialog_new (GTK_WINDOW (self), _("Export the Composed Dance"), TRUE, _("_Export"));
   g_autofree char *name = suggested_name (self, ".bva");
 
-  add_filter (GTK_FILE_CHOOSER (native), _("BVA (Biovision Animation)"),
-              (const char *[]) { "*.bva", "*.BVA", "*.vpm", "*.VPM", NULL });
-  add_filter (GTK_FILE_CHOOSER (native), _("BVH (Biovision Hierarchy)"),
-              (const char *[]) { "*.bvh", "*.BVH", NULL });
-  set_start_folder (self, GTK_FILE_CHOOSER (native));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
-  g_signal_connect (native, "response", G_CALLBACK (on_export_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  odori_file_dialog_add_filter (dialog, _("BVA (Biovision Animation)"),
+                                (const char *[]) { "*.bva", "*.BVA", "*.vpm", "*.VPM", NULL });
+  odori_file_dialog_add_filter (dialog, _("BVH (Biovision Hierarchy)"),
+                                (const char *[]) { "*.bvh", "*.BVH", NULL });
+  set_start_folder (self, dialog);
+  odori_file_dialog_set_current_name (dialog, name);
+  odori_file_dialog_present (dialog, on_export_chosen_cb, self);
 }
 
 static void
@@ -529,8 +491,8 @@ on_imported_cb (OdoriImportDialog *dialog,
   odori_library_view_set_search (self->library_view, "");
   odori_library_view_select_symbol (self->library_view, symbol);
   motion = odori_index_lookup (odori_document_get_index (self->document), symbol, &error);
-  if (motion != NULL && odori_document_preview (self->document, motion, NULL))
-    odori_document_set_playing (self->document, TRUE);
+  if (motion != NULL && odori_session_preview (self->session, motion, NULL))
+    odori_session_set_playing (self->session, TRUE);
 }
 
 static void
@@ -582,44 +544,12 @@ removed_show_free (RemovedShow *removed)
   g_free (removed);
 }
 
+/* The "Show removed — Undo" bar was closed: the removal stays. */
 static void
-on_removed_bar_response_cb (GtkInfoBar  *bar,
-                            int          response,
-                            OdoriWindow *self)
+on_removed_bar_closed_cb (OdoriWindow *self)
 {
-  gtk_info_bar_set_revealed (bar, FALSE);
   g_object_set_data (G_OBJECT (self), REMOVED_SHOW_KEY, NULL);
   set_action_enabled (self, "undo-remove-show", FALSE);
-}
-
-/* The "Show removed — Undo" bar, made once, under the recovery bar. */
-static GtkInfoBar *
-ensure_removed_bar (OdoriWindow *self)
-{
-  GtkInfoBar *bar = g_object_get_data (G_OBJECT (self), REMOVED_BAR_KEY);
-  GtkWidget *label;
-  GtkWidget *undo;
-
-  if (bar != NULL)
-    return bar;
-  bar = GTK_INFO_BAR (gtk_info_bar_new ());
-  gtk_info_bar_set_message_type (bar, GTK_MESSAGE_INFO);
-  gtk_info_bar_set_show_close_button (bar, TRUE);
-  gtk_info_bar_set_revealed (bar, FALSE);
-  label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_info_bar_add_child (bar, label);
-  g_object_set_data (G_OBJECT (bar), "label", label);
-  undo = gtk_button_new_with_mnemonic (_("_Undo"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (undo), "win.undo-remove-show");
-  gtk_info_bar_add_action_widget (bar, undo, GTK_RESPONSE_NONE);
-  g_signal_connect (bar, "response", G_CALLBACK (on_removed_bar_response_cb), self);
-  gtk_widget_insert_after (GTK_WIDGET (bar), gtk_widget_get_parent (GTK_WIDGET (self->recover_bar)),
-                           GTK_WIDGET (self->recover_bar));
-  g_object_set_data (G_OBJECT (self), REMOVED_BAR_KEY, bar);
-  return bar;
 }
 
 static GBytes *
@@ -644,8 +574,6 @@ remove_show (OdoriWindow *self,
   g_autoptr(GBytes) before = NULL;
   g_autofree char *text = NULL;
   RemovedShow *removed;
-  GtkInfoBar *bar;
-  GtkWidget *label;
 
   if (!odori_document_remove_show (self->document, code, &before, &error))
     {
@@ -657,19 +585,17 @@ remove_show (OdoriWindow *self,
   removed->before = g_steal_pointer (&before);
   removed->after = read_index_bytes (self, NULL);
   g_object_set_data_full (G_OBJECT (self), REMOVED_SHOW_KEY, removed, (GDestroyNotify) removed_show_free);
-  bar = ensure_removed_bar (self);
-  label = g_object_get_data (G_OBJECT (bar), "label");
   text = g_strdup_printf (_("Show %s was removed from the library."), code);
-  gtk_label_set_text (GTK_LABEL (label), text);
   set_action_enabled (self, "undo-remove-show", TRUE);
-  gtk_info_bar_set_revealed (bar, TRUE);
+  odori_info_bar_show_removed (self->info_bar, text);
 }
 
 static void
-on_remove_show_response_cb (GtkDialog   *dialog,
-                            int          response,
-                            OdoriWindow *self)
+on_remove_show_response_cb (GtkWindow *dialog,
+                            int        response,
+                            gpointer   user_data)
 {
+  OdoriWindow *self = user_data;
   g_autofree char *code = g_strdup (g_object_get_data (G_OBJECT (dialog), "show-code"));
 
   gtk_window_destroy (GTK_WINDOW (dialog));
@@ -685,23 +611,17 @@ remove_show_action (GSimpleAction *action,
 {
   OdoriWindow *self = user_data;
   const char *code = g_variant_get_string (param, NULL);
-  GtkWidget *dialog;
-  GtkWidget *remove;
+  g_autofree char *heading = g_strdup_printf (_("Remove show %s from the library?"), code);
+  GtkWindow *dialog;
 
-  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
-                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   _("Remove show %s from the library?"), code);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("Its motions leave motion.dat; the show file stays on disk. "
-                                              "Scores that use them no longer compose."));
-  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
-  remove = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Remove"), GTK_RESPONSE_ACCEPT);
-  gtk_widget_add_css_class (remove, "destructive-action");
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  dialog = odori_message_dialog_new (GTK_WINDOW (self), heading,
+                                     _("Its motions leave motion.dat; the show file stays on disk. "
+                                       "Scores that use them no longer compose."));
+  odori_message_dialog_add_response (dialog, GTK_RESPONSE_CANCEL, _("_Cancel"), ODORI_RESPONSE_DEFAULT);
+  odori_message_dialog_add_response (dialog, GTK_RESPONSE_ACCEPT, _("_Remove"), ODORI_RESPONSE_DESTRUCTIVE);
+  odori_message_dialog_set_default_response (dialog, GTK_RESPONSE_CANCEL);
   g_object_set_data_full (G_OBJECT (dialog), "show-code", g_strdup (code), g_free);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_remove_show_response_cb), self, 0);
-  gtk_window_present (GTK_WINDOW (dialog));
+  odori_message_dialog_present (dialog, on_remove_show_response_cb, self);
 }
 
 /* Puts motion.dat back as it was before the last Remove Show. */
@@ -712,7 +632,6 @@ undo_remove_show_action (GSimpleAction *action,
 {
   OdoriWindow *self = user_data;
   RemovedShow *removed = g_object_get_data (G_OBJECT (self), REMOVED_SHOW_KEY);
-  GtkInfoBar *bar = g_object_get_data (G_OBJECT (self), REMOVED_BAR_KEY);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) now = NULL;
 
@@ -726,8 +645,7 @@ undo_remove_show_action (GSimpleAction *action,
                               NULL);
   else if (!odori_document_restore_index (self->document, removed->before, &error))
     _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot undo the removal"), error->message, NULL);
-  if (bar != NULL)
-    gtk_info_bar_set_revealed (bar, FALSE);
+  odori_info_bar_hide_removed (self->info_bar);
   g_object_set_data (G_OBJECT (self), REMOVED_SHOW_KEY, NULL);
   g_simple_action_set_enabled (action, FALSE);
 }
@@ -741,7 +659,7 @@ play_pause_action (GSimpleAction *action,
 {
   OdoriWindow *self = user_data;
 
-  odori_document_set_playing (self->document, !odori_document_get_playing (self->document));
+  odori_session_set_playing (self->session, !odori_session_get_playing (self->session));
 }
 
 static void
@@ -749,7 +667,7 @@ step_forward_action (GSimpleAction *action,
                      GVariant      *param,
                      gpointer       user_data)
 {
-  odori_document_step (ODORI_WINDOW (user_data)->document, 1);
+  odori_session_step (ODORI_WINDOW (user_data)->session, 1);
 }
 
 static void
@@ -757,7 +675,7 @@ step_back_action (GSimpleAction *action,
                   GVariant      *param,
                   gpointer       user_data)
 {
-  odori_document_step (ODORI_WINDOW (user_data)->document, -1);
+  odori_session_step (ODORI_WINDOW (user_data)->session, -1);
 }
 
 static void
@@ -767,8 +685,8 @@ first_frame_action (GSimpleAction *action,
 {
   OdoriWindow *self = user_data;
 
-  odori_document_set_playing (self->document, FALSE);
-  odori_document_set_frame (self->document, 1);
+  odori_session_set_playing (self->session, FALSE);
+  odori_session_set_frame (self->session, 1);
 }
 
 static void
@@ -778,15 +696,15 @@ last_frame_action (GSimpleAction *action,
 {
   OdoriWindow *self = user_data;
 
-  odori_document_set_playing (self->document, FALSE);
-  odori_document_set_frame (self->document, odori_document_get_n_frames (self->document));
+  odori_session_set_playing (self->session, FALSE);
+  odori_session_set_frame (self->session, odori_session_get_n_frames (self->session));
 }
 
 static void
 change_speed (OdoriWindow *self,
               int          direction)
 {
-  double speed = odori_document_get_speed (self->document);
+  double speed = odori_session_get_speed (self->session);
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (speeds) && speeds[i] < speed - 1e-9; i++)
@@ -891,7 +809,7 @@ stop_preview_action (GSimpleAction *action,
                      GVariant      *param,
                      gpointer       user_data)
 {
-  odori_document_stop_preview (ODORI_WINDOW (user_data)->document);
+  odori_session_stop_preview (ODORI_WINDOW (user_data)->session);
 }
 
 static void
@@ -965,39 +883,6 @@ color_by_change_state (GSimpleAction *action,
                                                                          : ODORI_TIMELINE_COLOR_BY_SHOW);
 }
 
-/* The parts of the library that have no track yet. */
-void
-_odori_window_rebuild_add_track_menu (OdoriWindow *self)
-{
-  OdoriIndex *index = odori_document_get_index (self->document);
-  OdoriScore *score = odori_document_get_score (self->document);
-
-  g_menu_remove_all (self->add_track_section);
-  for (guint i = 0; index != NULL && score != NULL && i < index->parts->len; i++)
-    {
-      OdoriIndexPart *part = g_ptr_array_index (index->parts, i);
-      g_autofree char *label = NULL;
-      g_autoptr(GMenuItem) item = NULL;
-      gboolean present = FALSE;
-
-      for (guint t = 0; t < score->parts->len && !present; t++)
-        present = g_strcmp0 (((OdoriScorePart *) g_ptr_array_index (score->parts, t))->code, part->code) == 0;
-      if (present)
-        continue;
-      /* Translators: add-track menu item, "LA 左腕 Left arm" */
-      label = g_strdup_printf (_("%s  %s"), part->code, part->name ? part->name : "");
-      item = g_menu_item_new (label, NULL);
-      g_menu_item_set_action_and_target_value (item, "win.add-track", g_variant_new_string (part->code));
-      g_menu_append_item (self->add_track_section, item);
-    }
-  if (g_menu_model_get_n_items (G_MENU_MODEL (self->add_track_section)) == 0)
-    {
-      g_autoptr(GMenuItem) item = g_menu_item_new (_("Every body part has its track"), "win.no-track");
-
-      g_menu_append_item (self->add_track_section, item);
-    }
-}
-
 /* Recent scores */
 
 static void
@@ -1054,10 +939,12 @@ _odori_window_add_recent (OdoriWindow *self,
 /* Closing: unsaved work asks first */
 
 static void
-on_close_dialog_response_cb (GtkDialog   *dialog,
-                             int          response,
-                             OdoriWindow *self)
+on_close_dialog_response_cb (GtkWindow *dialog,
+                             int        response,
+                             gpointer   user_data)
 {
+  OdoriWindow *self = user_data;
+
   self->close_dialog = NULL;
   /* The window may be gone before the dialog is finalized: let go of it first. */
   gtk_window_set_transient_for (GTK_WINDOW (dialog), NULL);
@@ -1073,7 +960,7 @@ on_close_dialog_response_cb (GtkDialog   *dialog,
         }
       break;
     case GTK_RESPONSE_REJECT:
-      odori_document_discard_autosave (self->document);
+      _odori_window_discard_autosave (self);
       self->close_confirmed = TRUE;
       gtk_window_close (GTK_WINDOW (self));
       break;
@@ -1087,28 +974,23 @@ static void
 ask_before_closing (OdoriWindow *self)
 {
   g_autofree char *title = odori_document_dup_title (self->document);
-  GtkWidget *dialog;
-  GtkWidget *discard;
+  g_autofree char *heading = NULL;
+  GtkWindow *dialog;
 
   if (self->close_dialog != NULL)
     {
       gtk_window_present (self->close_dialog);
       return;
     }
-  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
-                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
-                                   _("Save changes to “%s” before closing?"), title);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("If you don’t save, the changes since the last save are lost."));
-  discard = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Discard"), GTK_RESPONSE_REJECT);
-  gtk_widget_add_css_class (discard, "destructive-action");
-  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
-  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Save"), GTK_RESPONSE_ACCEPT);
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_close_dialog_response_cb), self);
-  self->close_dialog = GTK_WINDOW (dialog);
-  gtk_window_present (GTK_WINDOW (dialog));
+  heading = g_strdup_printf (_("Save changes to “%s” before closing?"), title);
+  dialog = odori_message_dialog_new (GTK_WINDOW (self), heading,
+                                     _("If you don’t save, the changes since the last save are lost."));
+  odori_message_dialog_add_response (dialog, GTK_RESPONSE_REJECT, _("_Discard"), ODORI_RESPONSE_DESTRUCTIVE);
+  odori_message_dialog_add_response (dialog, GTK_RESPONSE_CANCEL, _("_Cancel"), ODORI_RESPONSE_DEFAULT);
+  odori_message_dialog_add_response (dialog, GTK_RESPONSE_ACCEPT, _("_Save"), ODORI_RESPONSE_DEFAULT);
+  odori_message_dialog_set_default_response (dialog, GTK_RESPONSE_ACCEPT);
+  self->close_dialog = dialog;
+  odori_message_dialog_present (dialog, on_close_dialog_response_cb, self);
 }
 
 static void
@@ -1135,7 +1017,7 @@ _odori_window_close_request (OdoriWindow *self)
       return TRUE;
     }
   if (!odori_document_get_dirty (self->document))
-    odori_document_discard_autosave (self->document);
+    _odori_window_discard_autosave (self);
   if (self->export_cancellable != NULL)
     g_cancellable_cancel (self->export_cancellable);
   save_window_state (self);
@@ -1271,6 +1153,7 @@ _odori_window_actions_init (OdoriWindow *self)
   g_signal_connect_object (self->settings, "changed::recent-files",
                            G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
   rebuild_recent_menu (self);
-  _odori_window_rebuild_add_track_menu (self);
+  g_signal_connect_object (self->info_bar, "removed-closed",
+                           G_CALLBACK (on_removed_bar_closed_cb), self, G_CONNECT_SWAPPED);
   _odori_window_update_actions (self);
 }

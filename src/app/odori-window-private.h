@@ -4,10 +4,14 @@
  */
 #pragma once
 
+#include "odori-autosave.h"
 #include "odori-export.h"
+#include "odori-info-bar.h"
 #include "odori-inspector.h"
 #include "odori-library-view.h"
+#include "odori-timeline-pane.h"
 #include "odori-timeline.h"
+#include "odori-transport-bar.h"
 #include "odori-undo.h"
 #include "odori-window.h"
 
@@ -18,6 +22,8 @@ struct _OdoriWindow
   GtkApplicationWindow  parent_instance;
 
   OdoriDocument        *document;
+  OdoriSession         *session;
+  GSignalGroup         *session_signals;
   GSignalGroup         *document_signals;
   OdoriUndo            *undo;
   GSettings            *settings;
@@ -27,6 +33,18 @@ struct _OdoriWindow
   GtkLabel             *subtitle_label;
   GtkMenuButton        *primary_menu_button;
   GMenu                *recent_menu;
+  OdoriInfoBar         *info_bar;
+  GtkRevealer          *preview_revealer;
+  GtkLabel             *preview_label;
+  OdoriLibraryView     *library_view;
+  GtkBox               *viewport_slot;
+  OdoriTransportBar    *transport_bar;
+  OdoriTimelinePane    *timeline_pane;
+  GtkRevealer          *export_revealer;
+  GtkLabel             *export_label;
+  GtkProgressBar       *export_progress;
+
+  /* Children of the small widgets above, looked up once (the tests read them) */
   GtkInfoBar           *error_bar;
   GtkLabel             *error_title;
   GtkLabel             *error_message;
@@ -34,10 +52,6 @@ struct _OdoriWindow
   GtkLabel             *error_details;
   GtkInfoBar           *recover_bar;
   GtkLabel             *recover_label;
-  GtkRevealer          *preview_revealer;
-  GtkLabel             *preview_label;
-  OdoriLibraryView     *library_view;
-  GtkBox               *viewport_slot;
   GtkWidget            *play_button;
   GtkMenuButton        *speed_button;
   GtkScale             *frame_scale;
@@ -48,16 +62,12 @@ struct _OdoriWindow
   GMenu                *add_track_section;
   GtkToggleButton      *snap_button;
   GtkLabel             *timeline_status;
-  GtkRevealer          *export_revealer;
-  GtkLabel             *export_label;
-  GtkProgressBar       *export_progress;
 
   /* The viewport (NULL in a build without the renderer: a placeholder stands there) */
   GtkWidget            *viewport;
 
   /* Playback */
   guint                 tick_id;
-  gboolean              syncing_scale;
 
   /* Export in progress */
   OdoriExport          *export;
@@ -83,10 +93,12 @@ void  _odori_window_show_error           (OdoriWindow      *self,
                                           const char       *message,
                                           GPtrArray        *diagnostics);
 void  _odori_window_hide_error           (OdoriWindow      *self);
-void  _odori_window_rebuild_add_track_menu (OdoriWindow    *self);
 void  _odori_window_add_recent           (OdoriWindow      *self,
                                           const char       *path);
 gboolean _odori_window_close_request     (OdoriWindow      *self);
+/* The application's autosave (NULL for a window outside an OdoriApplication). */
+OdoriAutosave *_odori_window_get_autosave (OdoriWindow    *self);
+void  _odori_window_discard_autosave     (OdoriWindow      *self);
 void  _odori_window_import_file          (OdoriWindow      *self,
                                           const char       *path);
 

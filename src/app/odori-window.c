@@ -21,6 +21,15 @@
 
 G_DEFINE_FINAL_TYPE (OdoriWindow, odori_window, GTK_TYPE_APPLICATION_WINDOW)
 
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  PROP_SESSION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 /* Title and subtitle */
 
 static char *
@@ -63,59 +72,6 @@ update_title (OdoriWindow *self)
   gtk_window_set_title (GTK_WINDOW (self), window_title);
 }
 
-/* Frame indicator */
-
-static void
-update_frame_label (OdoriWindow *self)
-{
-  guint frame = odori_document_get_frame (self->document);
-  guint n = odori_document_get_n_frames (self->document);
-  double ft = odori_document_get_frame_time (self->document);
-  g_autofree char *text = NULL;
-
-  switch (g_settings_get_enum (self->settings, "time-units"))
-    {
-    case ODORI_TIME_UNITS_FRAMES:
-      /* Translators: frame indicator, "frame N / total" */
-      text = g_strdup_printf (_("Frame %u / %u"), frame, n);
-      break;
-    case ODORI_TIME_UNITS_SECONDS:
-      text = g_strdup_printf (_("%.2f s / %.2f s"), (frame - 1) * ft, n * ft);
-      break;
-    default:
-      text = g_strdup_printf (_("%u / %u · %.2f s"), frame, n, (frame - 1) * ft);
-      break;
-    }
-  gtk_label_set_text (self->frame_label, text);
-}
-
-static void
-sync_scale (OdoriWindow *self)
-{
-  guint n = odori_document_get_n_frames (self->document);
-
-  self->syncing_scale = TRUE;
-  gtk_adjustment_configure (self->frame_adjustment,
-                            odori_document_get_frame (self->document),
-                            1, MAX (n, 1), 1, 30, 0);
-  self->syncing_scale = FALSE;
-}
-
-static void
-on_scale_value_changed_cb (OdoriWindow *self)
-{
-  if (self->syncing_scale)
-    return;
-  odori_document_set_frame (self->document, (guint) (gtk_adjustment_get_value (self->frame_adjustment) + 0.5));
-}
-
-static void
-on_frame_changed_cb (OdoriWindow *self)
-{
-  sync_scale (self);
-  update_frame_label (self);
-}
-
 /* Playback: a tick callback at the display's frame rate while playing. */
 
 static gboolean
@@ -125,8 +81,8 @@ tick_cb (GtkWidget     *widget,
 {
   OdoriWindow *self = ODORI_WINDOW (widget);
 
-  odori_document_tick (self->document, gdk_frame_clock_get_frame_time (clock));
-  if (odori_document_get_playing (self->document))
+  odori_session_tick (self->session, gdk_frame_clock_get_frame_time (clock));
+  if (odori_session_get_playing (self->session))
     return G_SOURCE_CONTINUE;
   self->tick_id = 0;
   return G_SOURCE_REMOVE;
@@ -135,13 +91,9 @@ tick_cb (GtkWidget     *widget,
 static void
 on_playing_changed_cb (OdoriWindow *self)
 {
-  gboolean playing = odori_document_get_playing (self->document);
+  gboolean playing = odori_session_get_playing (self->session);
 
-  gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
-                            playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->play_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, playing ? _("Pause") : _("Play"),
-                                  -1);
+  /* The transport bar shows it; the window drives the frames. */
   if (playing && self->tick_id == 0)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
   else if (!playing && self->tick_id != 0)
@@ -154,9 +106,6 @@ on_playing_changed_cb (OdoriWindow *self)
 static void
 on_speed_changed_cb (OdoriWindow *self)
 {
-  g_autofree char *label = g_strdup_printf ("%g×", odori_document_get_speed (self->document));
-
-  gtk_menu_button_set_label (self->speed_button, label);
   _odori_window_update_actions (self);
 }
 
@@ -165,7 +114,7 @@ on_speed_changed_cb (OdoriWindow *self)
 static void
 on_previewing_changed_cb (OdoriWindow *self)
 {
-  OdoriIndexMotion *motion = odori_document_get_preview (self->document);
+  OdoriIndexMotion *motion = odori_session_get_preview (self->session);
 
   gtk_revealer_set_reveal_child (self->preview_revealer, motion != NULL);
   if (motion != NULL)
@@ -189,14 +138,14 @@ on_preview_motion_cb (OdoriWindow      *self,
   g_autoptr(GError) error = NULL;
   OdoriIndexMotion *motion = odori_library_item_get_motion (item);
 
-  if (!odori_document_preview (self->document, motion, &error))
+  if (!odori_session_preview (self->session, motion, &error))
     {
       g_autofree char *title = g_strdup_printf (_("Cannot preview “%s”"), motion->name ? motion->name : motion->code);
 
       _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
       return;
     }
-  odori_document_set_playing (self->document, TRUE);
+  odori_session_set_playing (self->session, TRUE);
 }
 
 /* Errors in the window */
@@ -208,64 +157,20 @@ _odori_window_show_error (OdoriWindow    *self,
                           const char     *message,
                           GPtrArray      *diagnostics)
 {
-  g_autoptr(GString) details = g_string_new (NULL);
-
-  for (guint i = 0; diagnostics != NULL && i < diagnostics->len; i++)
-    {
-      const OdoriDiagnostic *d = g_ptr_array_index (diagnostics, i);
-      g_autofree char *line = odori_diagnostic_to_string (d);
-
-      if (details->len > 0)
-        g_string_append_c (details, '\n');
-      g_string_append (details, line);
-      if (!d->is_error)
-        g_string_append (details, _(" (warning)"));
-    }
-  gtk_info_bar_set_message_type (self->error_bar, type);
-  gtk_label_set_text (self->error_title, title);
-  gtk_label_set_text (self->error_message, message ? message : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_message), message != NULL && message[0] != '\0');
-  gtk_label_set_text (self->error_details, details->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_expander), details->len > 0);
-  gtk_expander_set_expanded (self->error_expander, FALSE);
-  gtk_info_bar_set_revealed (self->error_bar, TRUE);
+  odori_info_bar_show_message (self->info_bar, type, title, message, diagnostics);
 }
 
 void
 _odori_window_hide_error (OdoriWindow *self)
 {
-  gtk_info_bar_set_revealed (self->error_bar, FALSE);
-}
-
-static void
-on_error_bar_response_cb (OdoriWindow *self,
-                          int          response)
-{
-  _odori_window_hide_error (self);
+  odori_info_bar_hide_message (self->info_bar);
 }
 
 /* Shows what the last open left to say: the composition's error, or warnings. */
 static void
 report_document_state (OdoriWindow *self)
 {
-  const GError *compose_error = odori_document_get_compose_error (self->document);
-  GPtrArray *diagnostics = odori_document_get_diagnostics (self->document);
-
-  if (compose_error != NULL)
-    _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("The score does not compose with its library"),
-                              compose_error->message, diagnostics);
-  else if (diagnostics->len > 0)
-    {
-      g_autofree char *title =
-        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Opened with %u warning", "Opened with %u warnings",
-                                      diagnostics->len),
-                         diagnostics->len);
-
-      _odori_window_show_error (self, GTK_MESSAGE_WARNING, title, NULL, diagnostics);
-      gtk_expander_set_expanded (self->error_expander, TRUE);
-    }
-  else
-    _odori_window_hide_error (self);
+  odori_info_bar_report_document (self->info_bar);
 }
 
 /* Files */
@@ -284,7 +189,7 @@ odori_window_load_sample (OdoriWindow *self)
     }
   report_document_state (self);
   /* A first start shows dancing at once. */
-  odori_document_set_playing (self->document, TRUE);
+  odori_session_set_playing (self->session, TRUE);
   return TRUE;
 }
 
@@ -376,12 +281,15 @@ on_recover_bar_response_cb (OdoriWindow *self,
   g_autofree char *ini = g_steal_pointer (&self->recover_ini);
   g_autoptr(GError) error = NULL;
 
-  gtk_info_bar_set_revealed (self->recover_bar, FALSE);
   if (ini == NULL)
     return;
-  if (response == 1)
+  if (response == ODORI_INFO_BAR_RECOVER)
     {
-      if (!odori_document_recover (self->document, ini, &error))
+      OdoriAutosave *autosave = _odori_window_get_autosave (self);
+
+      if (autosave == NULL)
+        return;
+      if (!odori_autosave_recover (autosave, self->document, ini, &error))
         _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot recover the unsaved work"),
                                   error->message, NULL);
       else
@@ -390,15 +298,33 @@ on_recover_bar_response_cb (OdoriWindow *self,
       offer_next_recovery (self);
       return;
     }
-  if (response == 2)
-    odori_autosave_delete (ini);
+  if (response == ODORI_INFO_BAR_DISCARD && _odori_window_get_autosave (self) != NULL)
+    odori_autosave_delete (_odori_window_get_autosave (self), ini);
   offer_next_recovery (self);
+}
+
+OdoriAutosave *
+_odori_window_get_autosave (OdoriWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  return ODORI_IS_APPLICATION (app) ? odori_application_get_autosave (ODORI_APPLICATION (app)) : NULL;
+}
+
+void
+_odori_window_discard_autosave (OdoriWindow *self)
+{
+  OdoriAutosave *autosave = _odori_window_get_autosave (self);
+
+  if (autosave != NULL)
+    odori_autosave_discard (autosave, self->document);
 }
 
 static void
 offer_next_recovery (OdoriWindow *self)
 {
-  g_autoptr(GPtrArray) found = odori_document_list_orphan_autosaves ();
+  OdoriAutosave *autosave = _odori_window_get_autosave (self);
+  g_autoptr(GPtrArray) found = autosave ? odori_autosave_list_orphans (autosave) : g_ptr_array_new ();
   g_autoptr(GKeyFile) key_file = g_key_file_new ();
   g_autofree char *title = NULL;
   g_autofree char *time = NULL;
@@ -426,10 +352,9 @@ offer_next_recovery (OdoriWindow *self)
     }
   text = g_strdup_printf (_("Odori found unsaved work on “%s” (autosaved %s). Recover it?"),
                           title ? title : _("Untitled score"), time ? time : "");
-  gtk_label_set_text (self->recover_label, text);
   g_free (self->recover_ini);
   self->recover_ini = g_strdup (ini);
-  gtk_info_bar_set_revealed (self->recover_bar, TRUE);
+  odori_info_bar_offer_recovery (self->info_bar, text);
 }
 
 void
@@ -454,10 +379,7 @@ on_settings_changed_cb (OdoriWindow *self,
   if (key == NULL || g_str_equal (key, "root-match"))
     odori_document_set_root_match (self->document, g_settings_get_enum (self->settings, "root-match"));
   if (key == NULL || g_str_equal (key, "time-units"))
-    {
-      odori_timeline_set_time_units (self->timeline, g_settings_get_enum (self->settings, "time-units"));
-      update_frame_label (self);
-    }
+    odori_timeline_set_time_units (self->timeline, g_settings_get_enum (self->settings, "time-units"));
 #ifdef ODORI_HAVE_RENDER
   if ((key == NULL || g_str_equal (key, "show-skin")) && self->viewport != NULL)
     odori_viewport_set_show_skin (ODORI_VIEWPORT (self->viewport),
@@ -482,49 +404,28 @@ on_timeline_refused_cb (OdoriWindow *self,
   _odori_window_show_error (self, GTK_MESSAGE_WARNING, _("That edit was not made"), message, NULL);
 }
 
-static void
-update_timeline_status (OdoriWindow *self)
-{
-  guint n = odori_timeline_get_n_selected (self->timeline);
-  const char *undo = odori_undo_get_undo_label (self->undo);
-  g_autofree char *text = NULL;
-
-  if (n > 0)
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u symbol selected", "%u symbols selected", n), n);
-  else if (undo != NULL)
-    /* Translators: timeline status, what Ctrl+Z would undo ("Undo Move") */
-    text = g_strdup_printf (_("Undo %s with Ctrl+Z"), undo);
-  else
-    text = g_strdup (_("Drag motions from the library onto the tracks"));
-  gtk_label_set_text (self->timeline_status, text);
-}
-
+/* The pane keeps its status line and Add Track menu; the window, its actions. */
 static void
 on_timeline_selection_cb (OdoriWindow *self)
 {
-  update_timeline_status (self);
   _odori_window_update_actions (self);
 }
 
 static void
 on_undo_changed_cb (OdoriWindow *self)
 {
-  update_timeline_status (self);
   _odori_window_update_actions (self);
 }
 
 static void
 on_score_changed_cb (OdoriWindow *self)
 {
-  _odori_window_rebuild_add_track_menu (self);
   _odori_window_update_actions (self);
 }
 
 static void
 on_display_changed_cb (OdoriWindow *self)
 {
-  sync_scale (self);
-  update_frame_label (self);
   _odori_window_update_actions (self);
 }
 
@@ -533,7 +434,7 @@ create_viewport (OdoriWindow *self)
 {
 #ifdef ODORI_HAVE_RENDER
   self->viewport = odori_viewport_new ();
-  odori_viewport_set_document (ODORI_VIEWPORT (self->viewport), self->document);
+  odori_viewport_set_session (ODORI_VIEWPORT (self->viewport), self->session);
 #else
   self->viewport = NULL;
   {
@@ -576,12 +477,18 @@ odori_window_dispose (GObject *object)
     }
   if (self->close_dialog != NULL)
     gtk_window_destroy (g_steal_pointer (&self->close_dialog));
+  /* The pane's children go with it: forget them, as the template's own are forgotten
+   * (_odori_window_update_actions checks). */
+  self->timeline = NULL;
+  self->inspector = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), ODORI_TYPE_WINDOW);
   g_clear_object (&self->document_signals);
+  g_clear_object (&self->session_signals);
   g_clear_object (&self->undo);
   if (self->settings != NULL)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
+  g_clear_object (&self->session);
   g_clear_object (&self->document);
   G_OBJECT_CLASS (odori_window_parent_class)->dispose (object);
 }
@@ -596,6 +503,27 @@ odori_window_finalize (GObject *object)
 }
 
 static void
+odori_window_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  OdoriWindow *self = ODORI_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 odori_window_class_init (OdoriWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -604,62 +532,85 @@ odori_window_class_init (OdoriWindowClass *klass)
 
   object_class->dispose = odori_window_dispose;
   object_class->finalize = odori_window_finalize;
+  object_class->get_property = odori_window_get_property;
   window_class->close_request = odori_window_close_request;
+
+  /* The window's one document, made with the window: its children bind to it in the
+   * template. */
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, ODORI_TYPE_DOCUMENT,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What the window shows and plays of it (the transport bar binds to it). */
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL, ODORI_TYPE_SESSION,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   odori_resources_ensure ();
   g_type_ensure (ODORI_TYPE_LIBRARY_VIEW);
-  g_type_ensure (ODORI_TYPE_TIMELINE);
-  g_type_ensure (ODORI_TYPE_INSPECTOR);
+  g_type_ensure (ODORI_TYPE_INFO_BAR);
+  g_type_ensure (ODORI_TYPE_TRANSPORT_BAR);
+  g_type_ensure (ODORI_TYPE_TIMELINE_PANE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/odori/Odori/odori-window.ui");
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, recent_menu);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, error_bar);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, error_title);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, error_message);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, error_expander);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, error_details);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, recover_bar);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, recover_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, preview_revealer);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, preview_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, library_view);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, viewport_slot);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, play_button);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, speed_button);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, frame_scale);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, frame_adjustment);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, frame_label);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, timeline);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, inspector);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, add_track_section);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, snap_button);
-  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, timeline_status);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, transport_bar);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, timeline_pane);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_revealer);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_progress);
-  gtk_widget_class_bind_template_callback (widget_class, on_error_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_recover_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_preview_motion_cb);
 
   _odori_window_class_actions_init (klass);
 }
 
+/* The children of the small widgets the window (and its tests) reach. */
+static void
+lookup_children (OdoriWindow *self)
+{
+#define CHILD(widget, type, name) gtk_widget_get_template_child (GTK_WIDGET (widget), type, name)
+  self->error_bar = GTK_INFO_BAR (CHILD (self->info_bar, ODORI_TYPE_INFO_BAR, "error_bar"));
+  self->error_title = GTK_LABEL (CHILD (self->info_bar, ODORI_TYPE_INFO_BAR, "error_title"));
+  self->error_message = GTK_LABEL (CHILD (self->info_bar, ODORI_TYPE_INFO_BAR, "error_message"));
+  self->error_expander = GTK_EXPANDER (CHILD (self->info_bar, ODORI_TYPE_INFO_BAR, "error_expander"));
+  self->error_details = GTK_LABEL (CHILD (self->info_bar, ODORI_TYPE_INFO_BAR, "error_details"));
+  self->recover_bar = GTK_INFO_BAR (CHILD (self->info_bar, ODORI_TYPE_INFO_BAR, "recover_bar"));
+  self->recover_label = GTK_LABEL (CHILD (self->info_bar, ODORI_TYPE_INFO_BAR, "recover_label"));
+  self->play_button = GTK_WIDGET (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "play_button"));
+  self->speed_button = GTK_MENU_BUTTON (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "speed_button"));
+  self->frame_scale = GTK_SCALE (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "frame_scale"));
+  self->frame_adjustment = GTK_ADJUSTMENT (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "frame_adjustment"));
+  self->frame_label = GTK_LABEL (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "frame_label"));
+  self->timeline = odori_timeline_pane_get_timeline (self->timeline_pane);
+  self->inspector = odori_timeline_pane_get_inspector (self->timeline_pane);
+  self->add_track_section = G_MENU (CHILD (self->timeline_pane, ODORI_TYPE_TIMELINE_PANE, "add_track_section"));
+  self->snap_button = GTK_TOGGLE_BUTTON (CHILD (self->timeline_pane, ODORI_TYPE_TIMELINE_PANE, "snap_button"));
+  self->timeline_status = GTK_LABEL (CHILD (self->timeline_pane, ODORI_TYPE_TIMELINE_PANE, "timeline_status"));
+#undef CHILD
+}
+
 static void
 odori_window_init (OdoriWindow *self)
 {
+  /* Before the template: its children bind to the window's "document". */
+  self->document = odori_document_new ();
+  self->session = odori_session_new (self->document);
   gtk_widget_init_template (GTK_WIDGET (self));
+  lookup_children (self);
 
   self->settings = odori_settings_new ();
-  self->document = odori_document_new ();
-  odori_library_view_set_document (self->library_view, self->document);
   self->undo = odori_undo_new (self->document);
-  odori_timeline_set_undo (self->timeline, self->undo);
-  odori_inspector_set_timeline (self->inspector, self->timeline);
-  g_object_bind_property (self->snap_button, "active", self->timeline, "snap",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  odori_timeline_pane_set_undo (self->timeline_pane, self->undo);
+  odori_timeline_set_session (self->timeline, self->session);
   g_signal_connect_object (self->timeline, "refused", G_CALLBACK (on_timeline_refused_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "selection-changed", G_CALLBACK (on_timeline_selection_cb),
@@ -682,27 +633,27 @@ odori_window_init (OdoriWindow *self)
                                  G_CALLBACK (on_document_notify_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "notify::dirty",
                                  G_CALLBACK (on_document_notify_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->document_signals, "notify::frame",
-                                 G_CALLBACK (on_frame_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->document_signals, "notify::playing",
-                                 G_CALLBACK (on_playing_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->document_signals, "notify::speed",
-                                 G_CALLBACK (on_speed_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->document_signals, "notify::previewing",
-                                 G_CALLBACK (on_previewing_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->document_signals, "motion-changed",
-                                 G_CALLBACK (on_display_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "notify::score",
+                                 G_CALLBACK (on_score_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "changed",
                                  G_CALLBACK (on_score_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "notify::index",
                                  G_CALLBACK (on_score_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_set_target (self->document_signals, self->document);
 
-  g_signal_connect_object (self->frame_adjustment, "value-changed",
-                           G_CALLBACK (on_scale_value_changed_cb), self, G_CONNECT_SWAPPED);
+  self->session_signals = g_signal_group_new (ODORI_TYPE_SESSION);
+  g_signal_group_connect_object (self->session_signals, "notify::playing",
+                                 G_CALLBACK (on_playing_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->session_signals, "notify::speed",
+                                 G_CALLBACK (on_speed_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->session_signals, "notify::previewing",
+                                 G_CALLBACK (on_previewing_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->session_signals, "motion-changed",
+                                 G_CALLBACK (on_display_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_set_target (self->session_signals, self->session);
 
-  g_settings_bind (self->settings, "playback-speed", self->document, "speed", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "loop", self->document, "loop", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "playback-speed", self->session, "speed", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "loop", self->session, "loop", G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed", G_CALLBACK (on_settings_changed_cb),
                            self, G_CONNECT_SWAPPED);
   on_settings_changed_cb (self, NULL);
@@ -721,7 +672,6 @@ odori_window_init (OdoriWindow *self)
   on_playing_changed_cb (self);
   update_title (self);
   on_display_changed_cb (self);
-  update_timeline_status (self);
 }
 
 OdoriWindow *
@@ -737,4 +687,11 @@ odori_window_get_document (OdoriWindow *self)
 {
   g_return_val_if_fail (ODORI_IS_WINDOW (self), NULL);
   return self->document;
+}
+
+OdoriSession *
+odori_window_get_session (OdoriWindow *self)
+{
+  g_return_val_if_fail (ODORI_IS_WINDOW (self), NULL);
+  return self->session;
 }

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "odori-document.h"
+#include "odori-session.h"
 
 G_BEGIN_DECLS
 
@@ -16,6 +17,8 @@ G_DECLARE_FINAL_TYPE (OdoriWindow, odori_window, ODORI, WINDOW, GtkApplicationWi
 
 OdoriWindow    *odori_window_new              (GtkApplication *application);
 OdoriDocument  *odori_window_get_document     (OdoriWindow    *self);
+/* What the window shows and plays of its document. */
+OdoriSession   *odori_window_get_session      (OdoriWindow    *self);
 
 /* These report failure in the window (and return FALSE); the previous state stays. */
 gboolean        odori_window_load_sample      (OdoriWindow    *self);

@@ -16,7 +16,14 @@ struct _OdoriUndo
   OdoriScore    *score;     /* the score the steps belong to */
   GPtrArray     *steps;     /* OdoriScoreEdit* */
   guint          done;      /* steps[0 .. done-1] are applied */
+  guint          saved;     /* the value of done when the file was saved, or NOT_SAVED */
+  gboolean       busy;      /* the document's "changed" is ours */
+  gboolean       live;      /* unrecorded edits since the last step (a drag) */
+  gboolean       live_was_dirty;
 };
+
+/* No step of the stack is the saved state. */
+#define NOT_SAVED G_MAXUINT
 
 G_DEFINE_FINAL_TYPE (OdoriUndo, odori_undo, G_TYPE_OBJECT)
 
@@ -59,6 +66,22 @@ on_score_notify_cb (OdoriUndo *self)
   if (score != NULL)
     self->score = odori_score_ref (score);
   odori_undo_clear (self);
+}
+
+static void
+on_dirty_notify_cb (OdoriUndo *self)
+{
+  /* Saved (or opened): this step is the file's state. */
+  if (!odori_document_get_dirty (self->document))
+    self->saved = self->done;
+}
+
+static void
+on_changed_cb (OdoriUndo *self)
+{
+  /* Changed by someone else (another library): no step is the saved state any more. */
+  if (!self->busy)
+    self->saved = NOT_SAVED;
 }
 
 static void
@@ -129,7 +152,9 @@ odori_undo_class_init (OdoriUndoClass *klass)
                                      G_TYPE_FROM_CLASS (klass),
                                      G_SIGNAL_RUN_LAST,
                                      0, NULL, NULL, NULL,
-                                     G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_BOOLEAN);
+                                     G_TYPE_NONE, 2,
+                                     ODORI_TYPE_SCORE_EDIT | G_SIGNAL_TYPE_STATIC_SCOPE,
+                                     G_TYPE_BOOLEAN);
 }
 
 static void
@@ -149,7 +174,12 @@ odori_undo_new (OdoriDocument *document)
   self->document = g_object_ref (document);
   if (odori_document_get_score (document) != NULL)
     self->score = odori_score_ref (odori_document_get_score (document));
+  self->saved = odori_document_get_dirty (document) ? NOT_SAVED : 0;
   g_signal_connect_object (document, "notify::score", G_CALLBACK (on_score_notify_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "notify::dirty", G_CALLBACK (on_dirty_notify_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "changed", G_CALLBACK (on_changed_cb), self,
                            G_CONNECT_SWAPPED);
   return self;
 }
@@ -161,45 +191,28 @@ odori_undo_get_document (OdoriUndo *self)
   return self->document;
 }
 
-/* Applies or reverts EDIT and recomposes; takes it back if the score stopped
- * composing. */
+/* Applies or reverts EDIT through the document's one edit path. */
 static gboolean
 run (OdoriUndo       *self,
      OdoriScoreEdit  *edit,
      gboolean         forward,
      GError         **error)
 {
-  OdoriScore *score = odori_document_get_score (self->document);
-  gboolean composed = odori_document_get_compose_error (self->document) == NULL;
-  const GError *compose_error;
   gboolean ok;
 
-  if (score == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("There is no score to edit"));
-      return FALSE;
-    }
-  /* The viewport shows the result of the edit, not a motion previewed alone. */
-  odori_document_stop_preview (self->document);
-  ok = forward ? odori_score_edit_apply (edit, score, error) : odori_score_edit_revert (edit, score, error);
-  if (!ok)
-    return FALSE;
-  odori_document_score_changed (self->document);
+  self->busy = TRUE;
+  ok = forward ? odori_document_apply_edit (self->document, edit, error)
+               : odori_document_revert_edit (self->document, edit, error);
+  self->busy = FALSE;
+  return ok;
+}
 
-  compose_error = odori_document_get_compose_error (self->document);
-  if (composed && compose_error != NULL)
-    {
-      g_autoptr(GError) why = g_error_copy (compose_error);
-
-      if (forward)
-        odori_score_edit_revert (edit, score, NULL);
-      else
-        odori_score_edit_apply (edit, score, NULL);
-      odori_document_score_changed (self->document);
-      g_propagate_error (error, g_steal_pointer (&why));
-      return FALSE;
-    }
-  return TRUE;
+/* After a step: back at the saved state, the document is clean again. */
+static void
+sync_dirty (OdoriUndo *self)
+{
+  self->live = FALSE;
+  odori_document_set_dirty (self->document, self->done != self->saved);
 }
 
 static void
@@ -207,10 +220,21 @@ push (OdoriUndo      *self,
       OdoriScoreEdit *edit)
 {
   if (self->done < self->steps->len)
-    g_ptr_array_set_size (self->steps, self->done);
+    {
+      /* The steps after this one go, and the saved state with them if it was there. */
+      if (self->saved != NOT_SAVED && self->saved > self->done)
+        self->saved = NOT_SAVED;
+      g_ptr_array_set_size (self->steps, self->done);
+    }
   g_ptr_array_add (self->steps, edit);
   if (self->steps->len > ODORI_UNDO_MAX_STEPS)
-    g_ptr_array_remove_range (self->steps, 0, self->steps->len - ODORI_UNDO_MAX_STEPS);
+    {
+      guint drop = self->steps->len - ODORI_UNDO_MAX_STEPS;
+
+      g_ptr_array_remove_range (self->steps, 0, drop);
+      if (self->saved != NOT_SAVED)
+        self->saved = self->saved >= drop ? self->saved - drop : NOT_SAVED;
+    }
   self->done = self->steps->len;
 }
 
@@ -233,6 +257,7 @@ odori_undo_apply (OdoriUndo       *self,
   if (!run (self, edit, TRUE, error))
     return FALSE;
   push (self, g_steal_pointer (&owned));
+  sync_dirty (self);
   g_signal_emit (self, signals[EDIT_DONE], 0, edit, TRUE);
   notify_state (self, could_undo, could_redo);
   return TRUE;
@@ -245,16 +270,21 @@ odori_undo_push_applied (OdoriUndo      *self,
   gboolean could_undo, could_redo;
 
   g_return_if_fail (ODORI_IS_UNDO (self));
-  g_return_if_fail (edit != NULL);
 
-  if (odori_score_edit_is_empty (edit))
+  if (edit == NULL || odori_score_edit_is_empty (edit))
     {
-      odori_score_edit_free (edit);
+      /* The live edits came back to where they started: nothing to record, and the
+       * document is as dirty as it was before them. */
+      if (self->live && !self->live_was_dirty)
+        odori_document_set_dirty (self->document, FALSE);
+      self->live = FALSE;
+      g_clear_pointer (&edit, odori_score_edit_free);
       return;
     }
   could_undo = odori_undo_get_can_undo (self);
   could_redo = odori_undo_get_can_redo (self);
   push (self, edit);
+  sync_dirty (self);
   notify_state (self, could_undo, could_redo);
 }
 
@@ -268,6 +298,11 @@ odori_undo_apply_unrecorded (OdoriUndo       *self,
   g_return_val_if_fail (edit != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  if (!self->live)
+    {
+      self->live = TRUE;
+      self->live_was_dirty = odori_document_get_dirty (self->document);
+    }
   return run (self, edit, forward, error);
 }
 
@@ -293,6 +328,7 @@ step (OdoriUndo *self,
       return FALSE;
     }
   self->done += forward ? 1 : -1;
+  sync_dirty (self);
   g_signal_emit (self, signals[EDIT_DONE], 0, edit, forward);
   notify_state (self, could_undo, could_redo);
   return TRUE;
@@ -364,5 +400,7 @@ odori_undo_clear (OdoriUndo *self)
   could_redo = odori_undo_get_can_redo (self);
   g_ptr_array_set_size (self->steps, 0);
   self->done = 0;
+  self->live = FALSE;
+  self->saved = odori_document_get_dirty (self->document) ? NOT_SAVED : 0;
   notify_state (self, could_undo, could_redo);
 }

@@ -232,8 +232,11 @@ odori_export_run_async (OdoriExport         *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, odori_export_run_async);
-  /* The output is aborted by the thread itself; don't report before it did. */
+  /* The output is aborted by the thread itself; don't report before it did. And report
+   * what the thread did: a cancel that comes after the file was committed is too late,
+   * and "cancelled" must never be said of a file that was written. */
   g_task_set_return_on_cancel (task, FALSE);
+  g_task_set_check_cancellable (task, FALSE);
   g_task_run_in_thread (task, run_thread);
 }
 

@@ -2,12 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Every edit of the score (timeline, inspector) is an OdoriScoreEdit handed to the
- * stack: it is applied to the document's score, the dance is recomposed (incrementally)
- * and the edit becomes one undo step. A drag, applied live as the pointer moves, is
- * pushed once at its end. An edit after which the score would no longer compose is taken
- * back at once and refused with the composer's reason. Opening another score empties
- * the stack.
+ * The stack only records: every edit of the score (timeline, inspector) is an
+ * OdoriScoreEdit applied through odori_document_apply_edit () (which validates,
+ * recomposes once and refuses an edit after which the score would no longer compose),
+ * and undo and redo replay the recorded edits through the same path. A drag, applied
+ * live as the pointer moves, is pushed once at its end; one that ends where it began
+ * pushes nothing and leaves the dirty mark as it was. The stack remembers which step
+ * is the saved file: stepping back (or forth) to it clears the document's dirty mark.
+ * Opening another score empties the stack.
  */
 #pragma once
 
@@ -33,7 +35,9 @@ OdoriDocument   *odori_undo_get_document     (OdoriUndo       *self);
 gboolean         odori_undo_apply            (OdoriUndo       *self,
                                               OdoriScoreEdit  *edit,
                                               GError         **error);
-/* Records EDIT (taken), already applied to the score by its caller. */
+/* Records EDIT (taken), already applied live with odori_undo_apply_unrecorded (). NULL
+ * or an empty edit: the live edits came back to where they began; nothing is recorded
+ * and the document's dirty mark is what it was before them. */
 void             odori_undo_push_applied     (OdoriUndo       *self,
                                               OdoriScoreEdit  *edit);
 gboolean         odori_undo_undo             (OdoriUndo       *self);
@@ -46,8 +50,9 @@ const char      *odori_undo_get_redo_label   (OdoriUndo       *self);
 guint            odori_undo_get_n_steps      (OdoriUndo       *self);
 void             odori_undo_clear            (OdoriUndo       *self);
 
-/* Applies EDIT to the document's score without recording it and recomposes (a drag
- * as it goes); FALSE with the score unchanged when it does not apply. */
+/* Applies EDIT (FORWARD) or takes it back through the document without recording it
+ * (a drag as it goes); FALSE with the score unchanged when it does not apply. End the
+ * live edits with odori_undo_push_applied (). */
 gboolean         odori_undo_apply_unrecorded (OdoriUndo       *self,
                                               OdoriScoreEdit  *edit,
                                               gboolean         forward,

@@ -1,0 +1,552 @@
+/* test-session.c: the session layer without a display: document, undo, session, autosave
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each test runs in its own XDG directories (G_TEST_OPTION_ISOLATE_DIRS): the sample
+ * library is written into its cache, autosaves into its state directory.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "compose-util.h"
+#include "odori-autosave.h"
+#include "odori-document.h"
+#include "odori-export.h"
+#include "odori-session.h"
+#include "odori-undo.h"
+
+typedef struct
+{
+  guint  n_changed;
+  guint  first;
+  guint  last;
+  char **parts;
+  guint  n_score;
+  guint  n_dirty;
+} Seen;
+
+static void
+on_changed_cb (OdoriDocument *doc,
+               guint          first,
+               guint          last,
+               char         **parts,
+               Seen          *seen)
+{
+  seen->n_changed++;
+  seen->first = first;
+  seen->last = last;
+  g_strfreev (seen->parts);
+  seen->parts = g_strdupv (parts);
+}
+
+static void
+on_score_cb (OdoriDocument *doc,
+             GParamSpec    *pspec,
+             Seen          *seen)
+{
+  seen->n_score++;
+}
+
+static void
+on_dirty_cb (OdoriDocument *doc,
+             GParamSpec    *pspec,
+             Seen          *seen)
+{
+  seen->n_dirty++;
+}
+
+static void
+watch (OdoriDocument *doc,
+       Seen          *seen)
+{
+  g_signal_connect (doc, "changed", G_CALLBACK (on_changed_cb), seen);
+  g_signal_connect (doc, "notify::score", G_CALLBACK (on_score_cb), seen);
+  g_signal_connect (doc, "notify::dirty", G_CALLBACK (on_dirty_cb), seen);
+}
+
+static void
+seen_reset (Seen *seen)
+{
+  g_clear_pointer (&seen->parts, g_strfreev);
+  memset (seen, 0, sizeof *seen);
+}
+
+static OdoriDocument *
+sample_document (void)
+{
+  g_autoptr(GError) error = NULL;
+  OdoriDocument *doc = odori_document_new ();
+
+  g_assert_true (odori_document_load_sample (doc, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (odori_document_get_motion (doc));
+  g_assert_false (odori_document_get_dirty (doc));
+  return doc;
+}
+
+static char *
+score_text (OdoriDocument *doc)
+{
+  g_autofree char *dir = g_dir_make_tmp ("odori-score-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "copy.dds", NULL);
+  char            *text = NULL;
+
+  g_assert_true (odori_document_save_copy (doc, path, NULL, NULL));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_unlink (path);
+  g_rmdir (dir);
+  return text;
+}
+
+static GBytes *
+motion_bva (OdoriMotion *motion)
+{
+  g_autofree char *dir = g_dir_make_tmp ("odori-bva-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "dance.bva", NULL);
+  char            *bytes = NULL;
+  gsize            len = 0;
+
+  g_assert_true (odori_bva_save (motion, path, NULL));
+  g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+  g_unlink (path);
+  g_rmdir (dir);
+  return g_bytes_new_take (bytes, len);
+}
+
+/* The first symbol of the first track, and where it may move to (a free frame). */
+static OdoriScoreEdit *
+move_first_symbol (OdoriDocument *doc,
+                   int            by,
+                   guint         *from,
+                   guint         *to)
+{
+  OdoriScore       *score = odori_document_get_score (doc);
+  OdoriScorePart   *part = g_ptr_array_index (score->parts, 0);
+  OdoriScoreSymbol *s = &g_array_index (part->symbols, OdoriScoreSymbol, 1);
+  OdoriScoreEdit   *edit = odori_score_edit_new ("Move");
+
+  g_assert_cmpuint (part->symbols->len, >, 2);
+  *from = s->start;
+  *to = (guint) ((int) s->start + by);
+  g_assert_cmpint (odori_score_part_find_symbol (part, *to), <, 0);
+  odori_score_edit_move_symbol (edit, 0, s, *to);
+  return edit;
+}
+
+static void
+test_open_save_roundtrip (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autoptr(OdoriDocument) again = odori_document_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("odori-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "saved.dds", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.bva", NULL);
+  g_autofree char *before = score_text (doc);
+  g_autofree char *after = NULL;
+  g_autoptr(GBytes) composed = NULL;
+  g_autoptr(GBytes) reference = NULL;
+  g_autoptr(GBytes) reopened = NULL;
+
+  g_assert_null (odori_document_get_path (doc));
+  g_assert_true (odori_document_get_is_sample (doc));
+  g_assert_true (odori_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (odori_document_get_path (doc), ==, path);
+  g_assert_false (odori_document_get_is_sample (doc));
+
+  g_assert_true (odori_document_open_score (again, path, NULL, &error));
+  g_assert_no_error (error);
+  after = score_text (again);
+  g_assert_cmpstr (before, ==, after);
+
+  /* The document composes exactly what the composer alone does. */
+  composed = motion_bva (odori_document_get_motion (doc));
+  reopened = motion_bva (odori_document_get_motion (again));
+  reference = odori_test_compose_bva (path, out);
+  g_assert_true (g_bytes_equal (composed, reference));
+  g_assert_true (g_bytes_equal (reopened, reference));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_apply_edit_changed (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autoptr(OdoriScoreEdit) edit = NULL;
+  g_autoptr(GError) error = NULL;
+  OdoriScorePart *part = g_ptr_array_index (odori_document_get_score (doc)->parts, 0);
+  Seen            seen = { 0 };
+  guint           from, to;
+
+  watch (doc, &seen);
+  edit = move_first_symbol (doc, 3, &from, &to);
+  g_assert_true (odori_document_apply_edit (doc, edit, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (seen.n_changed, ==, 1);
+  g_assert_cmpuint (seen.n_score, ==, 0);
+  g_assert_cmpuint (seen.n_dirty, ==, 1);
+  g_assert_true (odori_document_get_dirty (doc));
+  /* The range covers where the symbol was and where it went, within the dance. */
+  g_assert_cmpuint (seen.first, >=, 1);
+  g_assert_cmpuint (seen.first, <=, MIN (from, to));
+  g_assert_cmpuint (seen.last, >=, MAX (from, to));
+  g_assert_cmpuint (seen.last, <=, odori_document_get_motion (doc)->n_frames);
+  g_assert_nonnull (seen.parts);
+  g_assert_cmpuint (g_strv_length (seen.parts), ==, 1);
+  g_assert_cmpstr (seen.parts[0], ==, part->code);
+  g_assert_cmpint (odori_score_part_find_symbol (part, to), >=, 0);
+
+  /* Reverting: the same path, once more. */
+  g_assert_true (odori_document_revert_edit (doc, edit, &error));
+  g_assert_cmpuint (seen.n_changed, ==, 2);
+  g_assert_cmpint (odori_score_part_find_symbol (part, from), >=, 0);
+  seen_reset (&seen);
+}
+
+static void
+test_refused_edit (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autoptr(OdoriScoreEdit) unknown = odori_score_edit_new ("Add");
+  g_autoptr(OdoriScoreEdit) missing = odori_score_edit_new ("Delete");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = score_text (doc);
+  g_autofree char *after = NULL;
+  g_autoptr(GBytes) dance_before = motion_bva (odori_document_get_motion (doc));
+  g_autoptr(GBytes) dance_after = NULL;
+  OdoriScoreSymbol ghost = { 9999, (char *) "A1", 0 };
+  Seen             seen = { 0 };
+
+  watch (doc, &seen);
+  /* Applies, but the score would no longer compose: taken back. */
+  odori_score_edit_add_symbol (unknown, 0, 9999, "NO-SUCH-MOTION");
+  g_assert_false (odori_document_apply_edit (doc, unknown, &error));
+  g_assert_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_UNKNOWN_SYMBOL);
+  g_clear_error (&error);
+  /* Does not apply at all. */
+  odori_score_edit_remove_symbol (missing, 0, &ghost);
+  g_assert_false (odori_document_apply_edit (doc, missing, &error));
+  g_assert_error (error, ODORI_SCORE_EDIT_ERROR, ODORI_SCORE_EDIT_ERROR_NO_SYMBOL);
+
+  g_assert_cmpuint (seen.n_changed, ==, 0);
+  g_assert_cmpuint (seen.n_score, ==, 0);
+  g_assert_cmpuint (seen.n_dirty, ==, 0);
+  g_assert_false (odori_document_get_dirty (doc));
+  g_assert_null (odori_document_get_compose_error (doc));
+  after = score_text (doc);
+  g_assert_cmpstr (before, ==, after);
+  dance_after = motion_bva (odori_document_get_motion (doc));
+  g_assert_true (g_bytes_equal (dance_before, dance_after));
+}
+
+static void
+test_undo_saved_state (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autoptr(OdoriUndo) undo = odori_undo_new (doc);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("odori-undo-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "saved.dds", NULL);
+  guint            from, to;
+
+  g_assert_true (odori_undo_apply (undo, move_first_symbol (doc, 2, &from, &to), &error));
+  g_assert_no_error (error);
+  g_assert_true (odori_document_get_dirty (doc));
+  g_assert_true (odori_undo_undo (undo));
+  g_assert_false (odori_document_get_dirty (doc));
+  g_assert_true (odori_undo_redo (undo));
+  g_assert_true (odori_document_get_dirty (doc));
+
+  /* Saved after the edit: that step is now the clean one. */
+  g_assert_true (odori_document_save (doc, path, &error));
+  g_assert_false (odori_document_get_dirty (doc));
+  g_assert_true (odori_undo_undo (undo));
+  g_assert_true (odori_document_get_dirty (doc));
+  g_assert_true (odori_undo_redo (undo));
+  g_assert_false (odori_document_get_dirty (doc));
+
+  /* A new edit after undoing past the saved step loses the way back to it. */
+  g_assert_true (odori_undo_undo (undo));
+  g_assert_true (odori_undo_apply (undo, move_first_symbol (doc, 5, &from, &to), &error));
+  g_assert_true (odori_undo_undo (undo));
+  g_assert_true (odori_document_get_dirty (doc));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_live_edit_back_to_start (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autoptr(OdoriUndo) undo = odori_undo_new (doc);
+  g_autoptr(OdoriScoreEdit) there = NULL;
+  g_autofree char *before = score_text (doc);
+  g_autofree char *after = NULL;
+  guint            from, to;
+
+  /* A drag: moved live, then back where it began, then released. */
+  there = move_first_symbol (doc, 4, &from, &to);
+  g_assert_true (odori_undo_apply_unrecorded (undo, there, TRUE, NULL));
+  g_assert_true (odori_document_get_dirty (doc));
+  g_assert_true (odori_undo_apply_unrecorded (undo, there, FALSE, NULL));
+  odori_undo_push_applied (undo, NULL);
+  g_assert_false (odori_document_get_dirty (doc));
+  g_assert_false (odori_undo_get_can_undo (undo));
+  after = score_text (doc);
+  g_assert_cmpstr (before, ==, after);
+
+  /* A drag that lands elsewhere is one step. */
+  g_assert_true (odori_undo_apply_unrecorded (undo, there, TRUE, NULL));
+  odori_undo_push_applied (undo, g_steal_pointer (&there));
+  g_assert_true (odori_undo_get_can_undo (undo));
+  g_assert_true (odori_undo_undo (undo));
+  g_assert_false (odori_document_get_dirty (doc));
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  GArray    *fractions;
+  GThread   *main_thread;
+  gboolean   ok;
+  GError    *error;
+} AsyncOpen;
+
+static void
+on_fraction_cb (OdoriDocument *doc,
+                GParamSpec    *pspec,
+                AsyncOpen     *data)
+{
+  double f = odori_document_get_fraction (doc);
+
+  g_assert_true (g_thread_self () == data->main_thread);
+  g_array_append_val (data->fractions, f);
+}
+
+static void
+opened_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  AsyncOpen *data = user_data;
+
+  data->ok = odori_document_open_score_finish (ODORI_DOCUMENT (source), result, &data->error);
+  g_main_loop_quit (data->loop);
+}
+
+static void
+test_open_async (void)
+{
+  g_autoptr(OdoriDocument) sample = sample_document ();
+  g_autoptr(OdoriDocument) doc = odori_document_new ();
+  g_autofree char *dir = odori_document_dup_sample_dir ();
+  g_autofree char *path = g_build_filename (dir, "sample.dds", NULL);
+  g_autoptr(GBytes) expected = motion_bva (odori_document_get_motion (sample));
+  g_autoptr(GBytes) got = NULL;
+  AsyncOpen data = { g_main_loop_new (NULL, FALSE), g_array_new (FALSE, FALSE, sizeof (double)),
+                     g_thread_self () };
+  Seen      seen = { 0 };
+
+  watch (doc, &seen);
+  g_signal_connect (doc, "notify::fraction", G_CALLBACK (on_fraction_cb), &data);
+  odori_document_open_score_async (doc, path, NULL, NULL, opened_cb, &data);
+  g_assert_true (odori_document_get_loading (doc));
+  /* Nothing changes before _finish (). */
+  g_assert_null (odori_document_get_score (doc));
+  g_main_loop_run (data.loop);
+  g_assert_no_error (data.error);
+  g_assert_true (data.ok);
+  g_assert_false (odori_document_get_loading (doc));
+  g_assert_cmpuint (seen.n_score, ==, 1);
+
+  /* Progress was reported on the main thread, rising to 1. */
+  g_assert_cmpuint (data.fractions->len, >=, 2);
+  for (guint i = 1; i < data.fractions->len; i++)
+    g_assert_cmpfloat (g_array_index (data.fractions, double, i), >=,
+                       g_array_index (data.fractions, double, i - 1));
+  g_assert_cmpfloat (g_array_index (data.fractions, double, data.fractions->len - 1), ==, 1.0);
+  got = motion_bva (odori_document_get_motion (doc));
+  g_assert_true (g_bytes_equal (got, expected));
+
+  /* A file that is not there fails, and leaves the document as it was. */
+  odori_document_open_score_async (doc, "/nonexistent/x.dds", NULL, NULL, opened_cb, &data);
+  g_main_loop_run (data.loop);
+  g_assert_false (data.ok);
+  g_assert_nonnull (data.error);
+  g_clear_error (&data.error);
+  g_assert_cmpuint (seen.n_score, ==, 1);
+  g_assert_nonnull (odori_document_get_motion (doc));
+
+  g_array_unref (data.fractions);
+  g_main_loop_unref (data.loop);
+}
+
+static void
+test_autosave_recover (void)
+{
+  g_autoptr(OdoriAutosave) autosave = odori_autosave_new ();
+  g_autoptr(OdoriDocument) recovered = odori_document_new ();
+  g_autoptr(GPtrArray) orphans = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *edited = NULL;
+  g_autofree char *back = NULL;
+  OdoriDocument   *doc = sample_document ();
+  guint            from, to;
+
+  odori_autosave_add_document (autosave, doc);
+  {
+    g_autoptr(OdoriScoreEdit) edit = move_first_symbol (doc, 2, &from, &to);
+
+    g_assert_true (odori_document_apply_edit (doc, edit, NULL));
+  }
+  edited = score_text (doc);
+  g_assert_true (odori_autosave_save (autosave, doc, &error));
+  g_assert_no_error (error);
+  /* The document is alive: its autosave is not an orphan. */
+  orphans = odori_autosave_list_orphans (autosave);
+  g_assert_cmpuint (orphans->len, ==, 0);
+  g_clear_pointer (&orphans, g_ptr_array_unref);
+
+  /* It goes away unsaved (a crash, as far as the autosave can tell). */
+  g_object_unref (doc);
+  orphans = odori_autosave_list_orphans (autosave);
+  g_assert_cmpuint (orphans->len, ==, 1);
+
+  g_assert_true (odori_autosave_recover (autosave, recovered, g_ptr_array_index (orphans, 0), &error));
+  g_assert_no_error (error);
+  g_assert_true (odori_document_get_dirty (recovered));
+  g_assert_true (odori_document_get_is_sample (recovered));
+  g_assert_null (odori_document_get_path (recovered));
+  back = score_text (recovered);
+  g_assert_cmpstr (strstr (back, "\n"), ==, strstr (edited, "\n"));
+  g_clear_pointer (&orphans, g_ptr_array_unref);
+  /* Recovered, it is live again: no orphan, and its file stays until it is clean. */
+  orphans = odori_autosave_list_orphans (autosave);
+  g_assert_cmpuint (orphans->len, ==, 0);
+  g_clear_pointer (&orphans, g_ptr_array_unref);
+
+  /* Clean again: the autosave goes. */
+  odori_document_set_dirty (recovered, FALSE);
+  odori_autosave_remove_document (autosave, recovered);
+  orphans = odori_autosave_list_orphans (autosave);
+  g_assert_cmpuint (orphans->len, ==, 0);
+}
+
+static void
+test_session_preview_and_edit (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autoptr(OdoriSession) session = odori_session_new (doc);
+  g_autoptr(GError) error = NULL;
+  OdoriIndex       *index = odori_document_get_index (doc);
+  OdoriIndexMotion *motion = NULL;
+  guint             from, to;
+
+  g_assert_true (odori_session_get_display_motion (session) == odori_document_get_motion (doc));
+  g_assert_cmpuint (odori_session_get_n_frames (session), ==, odori_document_get_motion (doc)->n_frames);
+  odori_session_set_frame (session, 10);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 10);
+
+  for (guint c = 0; motion == NULL && c < index->classes->len; c++)
+    {
+      OdoriIndexClass *klass = g_ptr_array_index (index->classes, c);
+
+      for (guint s = 0; motion == NULL && s < klass->shows->len; s++)
+        {
+          OdoriIndexShow *show = g_ptr_array_index (klass->shows, s);
+
+          if (show->motions->len > 0)
+            motion = g_ptr_array_index (show->motions, 0);
+        }
+    }
+  g_assert_nonnull (motion);
+  g_assert_true (odori_session_preview (session, motion, &error));
+  g_assert_no_error (error);
+  g_assert_true (odori_session_get_preview (session) == motion);
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 1);
+
+  /* An edit ends the preview: the dance is shown again, at its playhead. */
+  {
+    g_autoptr(OdoriScoreEdit) edit = move_first_symbol (doc, 2, &from, &to);
+
+    g_assert_true (odori_document_apply_edit (doc, edit, NULL));
+  }
+  g_assert_null (odori_session_get_preview (session));
+  g_assert_true (odori_session_get_display_motion (session) == odori_document_get_motion (doc));
+  g_assert_cmpuint (odori_session_get_frame (session), ==, 10);
+
+  /* Playback: ticks move the playhead by the frame clock. */
+  odori_session_set_frame (session, 1);
+  odori_session_set_playing (session, TRUE);
+  odori_session_tick (session, 1000000);
+  odori_session_tick (session, 1000000 + (gint64) (10 * odori_session_get_frame_time (session) * 1e6));
+  g_assert_cmpuint (odori_session_get_frame (session), >=, 10);
+  g_assert_cmpuint (odori_session_get_frame (session), <=, 11);
+}
+
+static void
+on_async_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* An export cancelled before it runs writes nothing and says so; one run to the end
+ * writes the file and says so, even if a cancel comes after the commit. */
+static void
+test_export_cancel (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autofree char *dir = g_dir_make_tmp ("odori-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "cancelled.bva", NULL);
+  g_autoptr(OdoriExport) export = odori_export_new (odori_document_get_motion (doc), path);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_cancellable_cancel (cancellable);
+  g_assert_false (odori_export_run (export, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* Run to the end, then cancel before the result is read: the file is there, and the
+   * result says it was written. */
+  g_object_unref (cancellable);
+  cancellable = g_cancellable_new ();
+  odori_export_run_async (export, cancellable, on_async_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_cancellable_cancel (cancellable);
+  g_assert_true (odori_export_run_finish (export, result, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/session/document/open-save-roundtrip", test_open_save_roundtrip);
+  g_test_add_func ("/session/document/apply-edit-changed", test_apply_edit_changed);
+  g_test_add_func ("/session/document/refused-edit", test_refused_edit);
+  g_test_add_func ("/session/document/open-async", test_open_async);
+  g_test_add_func ("/session/undo/saved-state", test_undo_saved_state);
+  g_test_add_func ("/session/undo/live-edit-back-to-start", test_live_edit_back_to_start);
+  g_test_add_func ("/session/autosave/recover", test_autosave_recover);
+  g_test_add_func ("/session/export/cancel", test_export_cancel);
+  g_test_add_func ("/session/session/preview-and-edit", test_session_preview_and_edit);
+  return g_test_run ();
+}
