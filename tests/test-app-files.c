@@ -349,6 +349,105 @@ test_open_library (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Open in the background: the progress bar shows while the score is read and composed,
+ * the document changes only when it is done; a file that cannot be read is said in the
+ * window and changes nothing; Cancel stops it and says nothing. */
+typedef struct
+{
+  gboolean  done;
+  gboolean  ok;
+  GError   *error;
+  guint     fractions;
+} OpenResult;
+
+static void
+open_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  OpenResult *r = user_data;
+
+  r->ok = odori_window_open_finish (ODORI_WINDOW (source), result, &r->error);
+  r->done = TRUE;
+}
+
+static void
+on_fraction_cb (GObject    *object,
+                GParamSpec *pspec,
+                gpointer    user_data)
+{
+  ((OpenResult *) user_data)->fractions++;
+}
+
+static void
+test_open_async (void)
+{
+  g_autofree char *dir = test_path ("async");
+  g_autofree char *path = g_build_filename (dir, "async.dds", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.dds", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) bad_file = g_file_new_for_path (bad);
+  OdoriWindow *window;
+  OdoriDocument *doc;
+  OdoriScore *before;
+  OpenResult r = { 0 };
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  g_mkdir_with_parents (dir, 0700);
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  g_assert_true (odori_window_save_to (window, file));
+  g_assert_true (odori_window_load_sample (window));
+  before = odori_document_get_score (doc);
+  g_signal_connect (doc, "notify::fraction", G_CALLBACK (on_fraction_cb), &r);
+
+  odori_window_open_async (window, file, NULL, open_cb, &r);
+  g_assert_true (gtk_revealer_get_reveal_child (window->open_revealer));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-open"));
+  g_assert_cmpstr (gtk_label_get_text (window->open_label), ==, "Opening “async.dds”…");
+  g_assert_true (odori_document_get_score (doc) == before); /* not yet */
+  WAIT_UNTIL (r.done, 60000);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  g_assert_cmpuint (r.fractions, >, 0);
+  g_assert_false (gtk_revealer_get_reveal_child (window->open_revealer));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "cancel-open"));
+  g_assert_cmpstr (odori_document_get_path (doc), ==, path);
+  g_assert_nonnull (odori_document_get_motion (doc));
+  g_assert_false (gtk_info_bar_get_revealed (window->error_bar));
+
+  /* A file that is not a score: said, with its name; the score open stays. */
+  g_assert_true (g_file_set_contents (bad, "HIERARCHY\nROOT Hips\n", -1, NULL));
+  before = odori_document_get_score (doc);
+  r = (OpenResult) { 0 };
+  odori_window_open_async (window, bad_file, NULL, open_cb, &r);
+  WAIT_UNTIL (r.done, 60000);
+  g_assert_false (r.ok);
+  g_clear_error (&r.error);
+  g_assert_true (gtk_info_bar_get_revealed (window->error_bar));
+  g_assert_cmpstr (gtk_label_get_text (window->error_title), ==, "Cannot open “bad.dds”");
+  g_assert_true (odori_document_get_score (doc) == before);
+  g_assert_cmpstr (odori_document_get_path (doc), ==, path);
+  _odori_window_hide_error (window);
+
+  /* Cancel: nothing said, nothing changed (unless it was already done). */
+  r = (OpenResult) { 0 };
+  odori_window_open_async (window, file, NULL, open_cb, &r);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-open", NULL);
+  WAIT_UNTIL (r.done, 60000);
+  if (!r.ok)
+    {
+      g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_true (odori_document_get_score (doc) == before);
+    }
+  g_clear_error (&r.error);
+  g_assert_false (gtk_info_bar_get_revealed (window->error_bar));
+  g_assert_false (gtk_revealer_get_reveal_child (window->open_revealer));
+  g_signal_handlers_disconnect_by_func (doc, on_fraction_cb, &r);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* While unsaved, the score is autosaved within a few seconds, by itself. */
 static void
 test_autosave_timer (void)
@@ -414,5 +513,6 @@ main (int   argc,
   g_test_add_func ("/app/files/autosave-recover", test_autosave_recover);
   g_test_add_func ("/app/files/autosave-timer", test_autosave_timer);
   g_test_add_func ("/app/files/open-library", test_open_library);
+  g_test_add_func ("/app/files/open-async", test_open_async);
   return app_test_finish (g_test_run ());
 }

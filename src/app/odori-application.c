@@ -194,6 +194,20 @@ schedule_screenshot (OdoriApplication *self,
 
 /* Command line */
 
+/* A file named on the command line could not be read: the window that has nothing to
+ * show shows the sample (the error stays above it). */
+static void
+opened_from_command_line_cb (GObject      *source,
+                             GAsyncResult *result,
+                             gpointer      user_data)
+{
+  OdoriWindow *window = ODORI_WINDOW (source);
+
+  if (!odori_window_open_finish (window, result, NULL) &&
+      odori_document_get_score (odori_window_get_document (window)) == NULL)
+    odori_window_load_sample (window);
+}
+
 static int
 odori_application_command_line (GApplication            *app,
                                 GApplicationCommandLine *cmdline)
@@ -274,14 +288,15 @@ odori_application_command_line (GApplication            *app,
   if (window == NULL)
     window = odori_application_new_window (self);
 
-  if (score_file != NULL)
+  if (score_file != NULL && screenshot != NULL)
     {
+      /* a screenshot is of the score read */
       if (!odori_window_open_score (window, score_file, library_file) &&
           odori_document_get_score (odori_window_get_document (window)) == NULL)
         odori_window_load_sample (window);
     }
-  else if (library_file != NULL)
-    odori_window_open_library (window, library_file);
+  else if (score_file != NULL || library_file != NULL)
+    odori_window_open_async (window, score_file, library_file, opened_from_command_line_cb, NULL);
   else if (odori_document_get_score (odori_window_get_document (window)) == NULL)
     odori_window_load_sample (window);
 

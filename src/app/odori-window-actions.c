@@ -54,6 +54,7 @@ _odori_window_update_actions (OdoriWindow *self)
   set_action_enabled (self, "save-as", has_score);
   set_action_enabled (self, "export", has_motion && !exporting);
   set_action_enabled (self, "cancel-export", exporting);
+  set_action_enabled (self, "cancel-open", self->open_cancellable != NULL);
   set_action_enabled (self, "stop-preview", odori_session_get_preview (self->session) != NULL);
   set_action_enabled (self, "import-capture", odori_document_get_index (doc) != NULL);
   set_action_enabled (self, "remove-show", odori_document_get_index (doc) != NULL &&
@@ -135,32 +136,44 @@ suggested_name (OdoriWindow *self,
 
 /* Open */
 
-static gboolean
+static void
+on_opened_in_new_window_cb (GObject      *source,
+                            GAsyncResult *result,
+                            gpointer      user_data)
+{
+  g_autoptr(OdoriWindow) self = user_data;
+  OdoriWindow *window = ODORI_WINDOW (source);
+  g_autoptr(GError) error = NULL;
+
+  g_autoptr(GFile) file = NULL;
+
+  if (odori_window_open_finish (window, result, &error))
+    return;
+  /* The new window only existed for this score: say it in the window the user asked */
+  file = g_object_ref (g_object_get_data (G_OBJECT (window), "odori-opening"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->document != NULL)
+    {
+      g_autofree char *title = _odori_window_open_error_title (file, FALSE);
+
+      _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
+    }
+}
+
+static void
 open_score_in_new_window (OdoriWindow *self,
                           GFile       *file)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   OdoriWindow *window = odori_application_new_window (ODORI_APPLICATION (app));
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_file_get_path (file);
 
-  if (path == NULL || !odori_document_open_score (window->document, path, NULL, &error))
-    {
-      g_autofree char *name = g_file_get_basename (file);
-      g_autofree char *title = g_strdup_printf (_("Cannot open “%s”"), name);
-
-      gtk_window_destroy (GTK_WINDOW (window));
-      _odori_window_show_error (self, GTK_MESSAGE_ERROR, title,
-                                error ? error->message : _("Only local files can be opened."), NULL);
-      return FALSE;
-    }
-  _odori_window_add_recent (window, odori_document_get_path (window->document));
+  g_object_set_data_full (G_OBJECT (window), "odori-opening", g_object_ref (file), g_object_unref);
   gtk_window_present (GTK_WINDOW (window));
-  return TRUE;
+  odori_window_open_async (window, file, NULL, on_opened_in_new_window_cb, g_object_ref (self));
 }
 
 /* Work in this window is never replaced: a score with changes stays, the new one gets
- * its own window. */
+ * its own window. Both read in the background with a progress bar. */
 static void
 open_score_here_or_new (OdoriWindow *self,
                         GFile       *file)
@@ -168,7 +181,7 @@ open_score_here_or_new (OdoriWindow *self,
   if (odori_document_get_dirty (self->document))
     open_score_in_new_window (self, file);
   else
-    odori_window_open_score (self, file, NULL);
+    odori_window_open_async (self, file, NULL, NULL, NULL);
 }
 
 static void
@@ -228,7 +241,7 @@ on_open_library_chosen_cb (GFile      *file,
                            const char *filter_name,
                            gpointer    user_data)
 {
-  odori_window_open_library (user_data, file);
+  odori_window_open_async (user_data, NULL, file, NULL, NULL);
 }
 
 static void
@@ -464,6 +477,17 @@ export_action (GSimpleAction *action,
   set_start_folder (self, dialog);
   odori_file_dialog_set_current_name (dialog, name);
   odori_file_dialog_present (dialog, on_export_chosen_cb, self);
+}
+
+static void
+cancel_open_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  if (self->open_cancellable != NULL)
+    g_cancellable_cancel (self->open_cancellable);
 }
 
 static void
@@ -1038,6 +1062,7 @@ static const GActionEntry entries[] = {
   { "save-as", save_as_action },
   { "export", export_action },
   { "cancel-export", cancel_export_action },
+  { "cancel-open", cancel_open_action },
   { "play-pause", play_pause_action },
   { "step-forward", step_forward_action },
   { "step-back", step_back_action },

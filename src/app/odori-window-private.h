@@ -43,6 +43,9 @@ struct _OdoriWindow
   GtkRevealer          *export_revealer;
   GtkLabel             *export_label;
   GtkProgressBar       *export_progress;
+  GtkRevealer          *open_revealer;
+  GtkLabel             *open_label;
+  GtkProgressBar       *open_progress;
 
   /* Children of the small widgets above, looked up once (the tests read them) */
   GtkInfoBar           *error_bar;
@@ -75,6 +78,10 @@ struct _OdoriWindow
   GTask                *export_task;
   guint                 export_poll_id;
 
+  /* Open in progress (odori_window_open_async ()) */
+  GCancellable         *open_cancellable;
+  gulong                open_fraction_id;
+
   /* Closing */
   GtkWindow            *close_dialog;
   gboolean              close_confirmed;
@@ -99,6 +106,9 @@ gboolean _odori_window_close_request     (OdoriWindow      *self);
 /* The application's autosave (NULL for a window outside an OdoriApplication). */
 OdoriAutosave *_odori_window_get_autosave (OdoriWindow    *self);
 void  _odori_window_discard_autosave     (OdoriWindow      *self);
+/* The title of the error for FILE that could not be opened (a score, or a library). */
+char *_odori_window_open_error_title     (GFile            *file,
+                                          gboolean          library);
 void  _odori_window_import_file          (OdoriWindow      *self,
                                           const char       *path);
 

@@ -209,8 +209,7 @@ odori_window_open_score (OdoriWindow *self,
   library_path = library ? g_file_get_path (library) : NULL;
   if (path == NULL || !odori_document_open_score (self->document, path, library_path, &error))
     {
-      g_autofree char *name = g_file_get_basename (score);
-      g_autofree char *title = g_strdup_printf (_("Cannot open “%s”"), name);
+      g_autofree char *title = _odori_window_open_error_title (score, FALSE);
 
       _odori_window_show_error (self, GTK_MESSAGE_ERROR, title,
                                 error ? error->message : _("Only local files can be opened."), NULL);
@@ -234,8 +233,7 @@ odori_window_open_library (OdoriWindow *self,
   path = g_file_get_path (library);
   if (path == NULL || !odori_document_open_index (self->document, path, &error))
     {
-      g_autofree char *name = g_file_get_basename (library);
-      g_autofree char *title = g_strdup_printf (_("Cannot open the library “%s”"), name);
+      g_autofree char *title = _odori_window_open_error_title (library, TRUE);
 
       _odori_window_show_error (self, GTK_MESSAGE_ERROR, title,
                                 error ? error->message : _("Only local files can be opened."), NULL);
@@ -243,6 +241,156 @@ odori_window_open_library (OdoriWindow *self,
     }
   report_document_state (self);
   return TRUE;
+}
+
+/* Open in the background */
+
+typedef struct
+{
+  GFile    *score;
+  GFile    *library;
+} OpenJob;
+
+static void
+open_job_free (OpenJob *job)
+{
+  g_clear_object (&job->score);
+  g_clear_object (&job->library);
+  g_free (job);
+}
+
+char *
+_odori_window_open_error_title (GFile    *file,
+                                gboolean  library)
+{
+  g_autofree char *name = g_file_get_basename (file);
+
+  return library ? g_strdup_printf (_("Cannot open the library “%s”"), name)
+                 : g_strdup_printf (_("Cannot open “%s”"), name);
+}
+
+static void
+on_open_fraction_cb (OdoriDocument *document,
+                     GParamSpec    *pspec,
+                     OdoriWindow   *self)
+{
+  gtk_progress_bar_set_fraction (self->open_progress, odori_document_get_fraction (document));
+}
+
+static void
+open_done (OdoriWindow *self)
+{
+  if (self->document == NULL)
+    return; /* the window was closed meanwhile */
+  g_clear_signal_handler (&self->open_fraction_id, self->document);
+  g_clear_object (&self->open_cancellable);
+  gtk_revealer_set_reveal_child (self->open_revealer, FALSE);
+  _odori_window_update_actions (self);
+}
+
+static void
+open_finished_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  OdoriWindow *self = g_task_get_source_object (task);
+  OpenJob *job = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (job->score != NULL)
+    ok = odori_document_open_score_finish (ODORI_DOCUMENT (source), result, &error);
+  else
+    ok = odori_document_open_index_finish (ODORI_DOCUMENT (source), result, &error);
+  open_done (self);
+  if (!ok)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->document != NULL)
+        {
+          g_autofree char *title =
+            _odori_window_open_error_title (job->score ? job->score : job->library, job->score == NULL);
+
+          _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
+        }
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (self->document != NULL)
+    {
+      if (job->score != NULL)
+        _odori_window_add_recent (self, odori_document_get_path (self->document));
+      report_document_state (self);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+odori_window_open_async (OdoriWindow         *self,
+                         GFile               *score,
+                         GFile               *library,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *library_path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+  OpenJob *job;
+
+  g_return_if_fail (ODORI_IS_WINDOW (self));
+  g_return_if_fail (score == NULL || G_IS_FILE (score));
+  g_return_if_fail (library == NULL || G_IS_FILE (library));
+  g_return_if_fail (score != NULL || library != NULL);
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, odori_window_open_async);
+  job = g_new0 (OpenJob, 1);
+  job->score = score ? g_object_ref (score) : NULL;
+  job->library = library ? g_object_ref (library) : NULL;
+  g_task_set_task_data (task, job, (GDestroyNotify) open_job_free);
+
+  path = score ? g_file_get_path (score) : NULL;
+  library_path = library ? g_file_get_path (library) : NULL;
+  if (self->open_cancellable != NULL || (score != NULL ? path == NULL : library_path == NULL))
+    {
+      const char *why = self->open_cancellable != NULL ? _("A file is already being opened.")
+                                                       : _("Only local files can be opened.");
+      g_autofree char *title = _odori_window_open_error_title (score ? score : library, score == NULL);
+
+      _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, why, NULL);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", why);
+      return;
+    }
+
+  self->open_cancellable = g_cancellable_new ();
+  self->open_fraction_id = g_signal_connect (self->document, "notify::fraction",
+                                             G_CALLBACK (on_open_fraction_cb), self);
+  name = g_file_get_basename (score ? score : library);
+  /* Translators: %s is a file name */
+  label = g_strdup_printf (_("Opening “%s”…"), name);
+  gtk_label_set_text (self->open_label, label);
+  gtk_progress_bar_set_fraction (self->open_progress, 0);
+  gtk_revealer_set_reveal_child (self->open_revealer, TRUE);
+  _odori_window_update_actions (self);
+  if (score != NULL)
+    odori_document_open_score_async (self->document, path, library_path, self->open_cancellable,
+                                     open_finished_cb, g_steal_pointer (&task));
+  else
+    odori_document_open_index_async (self->document, library_path, self->open_cancellable,
+                                     open_finished_cb, g_steal_pointer (&task));
+}
+
+gboolean
+odori_window_open_finish (OdoriWindow   *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (ODORI_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 gboolean
@@ -469,6 +617,9 @@ odori_window_dispose (GObject *object)
 
   if (self->export_cancellable != NULL)
     g_cancellable_cancel (self->export_cancellable);
+  if (self->open_cancellable != NULL)
+    g_cancellable_cancel (self->open_cancellable);
+  g_clear_signal_handler (&self->open_fraction_id, self->document);
   g_clear_handle_id (&self->export_poll_id, g_source_remove);
   if (self->tick_id != 0)
     {
@@ -567,6 +718,9 @@ odori_window_class_init (OdoriWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_revealer);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, export_progress);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, open_revealer);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, open_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, open_progress);
   gtk_widget_class_bind_template_callback (widget_class, on_recover_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_preview_motion_cb);
 

@@ -27,6 +27,18 @@ gboolean        odori_window_open_score       (OdoriWindow    *self,
                                                GFile          *library);
 gboolean        odori_window_open_library     (OdoriWindow    *self,
                                                GFile          *library);
+/* The same in the background, with a progress bar and Cancel under the window (a big
+ * score or library takes seconds to read and compose): LIBRARY nullable; open a
+ * library with SCORE NULL. Failure is reported in the window unless cancelled; the
+ * previous state stays until the new one is read. */
+void            odori_window_open_async       (OdoriWindow    *self,
+                                               GFile          *score,
+                                               GFile          *library,
+                                               GAsyncReadyCallback callback,
+                                               gpointer        user_data);
+gboolean        odori_window_open_finish      (OdoriWindow    *self,
+                                               GAsyncResult   *result,
+                                               GError        **error);
 gboolean        odori_window_save_to          (OdoriWindow    *self,
                                                GFile          *file);
 /* Exports the composed dance (BVA, or BVH by the extension) in the background with a
