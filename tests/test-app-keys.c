@@ -8,9 +8,7 @@
  * first. The README's promise: Space plays and pauses, ←/→ step a frame, Home/End jump,
  * 1–7 pick a view, wherever the focus is, except while typing in a text field.
  */
-#include <gdk/x11/gdkx.h>
-
-#include "app-test-util.h"
+#include "app-input-util.h"
 #include "odori-inspector.h"
 #include "odori-library-view.h"
 
@@ -19,20 +17,7 @@ static void
 send_key (OdoriWindow *window,
           const char  *key)
 {
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
-  g_autofree char *wid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
-  /* X focus on the window (no window manager here; other tests' windows may share the
-   * server), then the key through XTEST, as a keyboard would type it */
-  const char *argv[] = { "xdotool", "windowfocus", "--sync", wid, "key", key, NULL };
-  g_autoptr(GError) error = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
-                               NULL, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  /* let GTK read and dispatch it */
-  pump (150);
+  input_key (GTK_WIDGET (window), key);
 }
 
 static OdoriWindow *
