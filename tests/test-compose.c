@@ -718,8 +718,42 @@ test_seams (void)
     g_assert_cmpstr (seam->to, ==, "B1");
     g_assert_cmpfloat_with_epsilon (seam->jump_deg, 40, 0.05);
     g_assert_cmpfloat_with_epsilon (seam->clip_max_deg, 10, 0.05);
+    /* 40 degrees against a step of 10 */
+    g_assert_cmpint (odori_seam_rank (seam), ==, ODORI_SEAM_ROUGH);
   }
   odori_composer_free (composer);
+}
+
+/* One rule for the timeline, the inspector and the CLI: above 1.25 times the clips'
+ * largest step is noticeable, above twice rough, the step taken as at least 0.5°. */
+static void
+test_seam_rank (void)
+{
+  static const struct
+  {
+    double        jump, clip;
+    OdoriSeamRank rank;
+  } cases[] = {
+    { 0, 0, ODORI_SEAM_SMOOTH },
+    { 12.5, 10, ODORI_SEAM_SMOOTH },
+    { 12.6, 10, ODORI_SEAM_NOTICEABLE },
+    { 20, 10, ODORI_SEAM_NOTICEABLE },
+    { 20.1, 10, ODORI_SEAM_ROUGH },
+    /* still clips: the floor of 0.5 degrees */
+    { 0.6, 0, ODORI_SEAM_SMOOTH },
+    { 0.7, 0.1, ODORI_SEAM_NOTICEABLE },
+    { 1.0, 0.2, ODORI_SEAM_NOTICEABLE },
+    { 1.5, 0.2, ODORI_SEAM_ROUGH },
+    { 1.5, 0.8, ODORI_SEAM_NOTICEABLE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      OdoriSeam seam = { .jump_deg = cases[i].jump, .clip_max_deg = cases[i].clip };
+
+      g_test_message ("jump %g, clips %g", cases[i].jump, cases[i].clip);
+      g_assert_cmpint (odori_seam_rank (&seam), ==, cases[i].rank);
+    }
 }
 
 static void
@@ -971,6 +1005,7 @@ main (int   argc,
   g_test_add_func ("/compose/incremental", test_incremental);
   g_test_add_func ("/compose/shared-files", test_shared_files);
   g_test_add_func ("/compose/seams", test_seams);
+  g_test_add_func ("/compose/seam-rank", test_seam_rank);
   g_test_add_func ("/compose/errors", test_errors);
   g_test_add_func ("/compose/foreign-show", test_foreign_show);
   g_test_add_func ("/compose/resample-function", test_resample_function);

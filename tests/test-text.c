@@ -11,6 +11,7 @@
 
 #include <glib/gstdio.h>
 
+#include "odori-reader.h"
 #include "odori-text.h"
 
 static double
@@ -354,6 +355,56 @@ test_open_missing (void)
   g_assert_nonnull (strstr (error->message, "/nonexistent/odori/x.bva"));
 }
 
+/* odori_read_limited () reads a whole file up to the caller's limit, and one byte more to
+ * tell a larger file, growing its buffer past the first block. */
+static void
+test_read_limited (void)
+{
+  const gsize      size = 200000;
+  g_autofree char *content = g_malloc (size);
+  g_autofree char *dir = g_dir_make_tmp ("odori-text-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "data", NULL);
+  static const gsize limits[] = { 0, 4, 65536, 150000, 199999, 200000, 1 << 20 };
+
+  g_assert_nonnull (dir);
+  for (gsize i = 0; i < size; i++)
+    content[i] = (char) ('a' + i % 26);
+  g_assert_true (g_file_set_contents (path, content, size, NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gsize len = 12345;
+      g_autofree char *data = odori_read_limited (path, limits[i], &len, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (data);
+      g_assert_cmpuint (len, ==, MIN (size, limits[i] + 1));
+      g_assert_true (memcmp (data, content, len) == 0);
+      g_assert_cmpint (data[len], ==, '\0');
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    gsize len = 0;
+    g_autofree char *data = odori_read_limited (dir, 100, &len, &error);
+
+    /* a folder is not a regular file */
+    g_assert_null (data);
+    g_assert_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    gsize len = 0;
+    g_autofree char *data = odori_read_limited ("/nonexistent/odori/x.xml", 100, &len, &error);
+
+    g_assert_null (data);
+    g_assert_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO);
+  }
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 static void
 check_lines (const char  *text,
              const char **want,
@@ -500,6 +551,7 @@ main (int   argc,
   g_test_add_func ("/text/decode/shift-jis", test_decode_shift_jis);
   g_test_add_func ("/text/decode/invalid", test_decode_invalid);
   g_test_add_func ("/text/open/missing", test_open_missing);
+  g_test_add_func ("/text/read-limited", test_read_limited);
   g_test_add_func ("/text/lines/ends", test_line_reader);
   g_test_add_func ("/text/lines/large", test_line_reader_large);
   g_test_add_func ("/text/output/atomic", test_output_atomic);

@@ -93,9 +93,13 @@ sync_symbol (OdoriInspector *self,
     const char *from;
 
     if (odori_timeline_get_seam (self->timeline, track, symbol->start, &jump, &clip, &from))
-      /* Translators: inspector seam line: the jump and the clips' own largest step */
-      seam_text = g_strdup_printf (_("Seam from %s: jump %.1f°, clips %.1f°%s"), from, jump, clip,
-                                   jump > 2 * MAX (clip, 0.5) ? _(" — <b>rough</b>") : "");
+      {
+        const OdoriSeam seam = { .jump_deg = jump, .clip_max_deg = clip };
+
+        /* Translators: inspector seam line: the jump and the clips' own largest step */
+        seam_text = g_strdup_printf (_("Seam from %s: jump %.1f°, clips %.1f°%s"), from, jump, clip,
+                                     odori_seam_rank (&seam) == ODORI_SEAM_ROUGH ? _(" — <b>rough</b>") : "");
+      }
   }
   gtk_label_set_markup (self->seam_label, seam_text ? seam_text : "");
 }

@@ -374,17 +374,6 @@ snapshot_track (OdoriTimeline *self,
   run_flush (snapshot, &run, top, h);
 }
 
-static int
-seam_rank (const OdoriSeam *seam)
-{
-  /* The CLI's rule: a jump above twice the clips' largest step is rough. */
-  if (seam->jump_deg > 2 * MAX (seam->clip_max_deg, 0.5))
-    return 2;
-  if (seam->jump_deg > 1.25 * MAX (seam->clip_max_deg, 0.5))
-    return 1;
-  return 0;
-}
-
 static void
 snapshot_seams (OdoriTimeline *self,
                 GtkSnapshot   *snapshot,
@@ -414,7 +403,7 @@ snapshot_seams (OdoriTimeline *self,
       /* Stale until the next report: only where a symbol still starts. */
       if (_odori_timeline_find_symbol (self, seam->part, seam->frame) == NULL)
         continue;
-      rank = seam_rank (seam);
+      rank = odori_seam_rank (seam);
       x = odori_timeline_x_for_frame (self, seam->frame);
       /* Marks closer than six pixels (a whole score in view) show the worst of them. */
       if (seam->part == last_part && x - last_x < 6 && rank <= last_rank)
@@ -725,7 +714,7 @@ seam_markup (OdoriTimeline   *self,
   return g_strdup_printf (_("<b>Seam on %s at frame %u</b>: %s → %s\n"
                             "Jump %.1f° against %.1f° inside the clips (%.1f×): %s"),
                           part->code, seam->frame, from, to, seam->jump_deg, seam->clip_max_deg,
-                          seam->jump_deg / MAX (seam->clip_max_deg, 0.01), _(verdicts[seam_rank (seam)]));
+                          seam->jump_deg / MAX (seam->clip_max_deg, 0.01), _(verdicts[odori_seam_rank (seam)]));
 }
 
 static char *

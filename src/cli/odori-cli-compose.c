@@ -63,7 +63,7 @@ print_seams (OdoriComposer *composer,
 
       g_print ("%-5s %7u  %-12s %-12s %9.2f %9.2f%s\n", part->code, seam->frame, seam->from,
                seam->to, seam->jump_deg, seam->clip_max_deg,
-               seam->jump_deg > 2 * MAX (seam->clip_max_deg, 1.0) ? "  rough" : "");
+               odori_seam_rank (seam) == ODORI_SEAM_ROUGH ? "  rough" : "");
     }
 }
 

@@ -415,6 +415,14 @@ kbs_text (const char *path,
              kbs->joints[j].twist ? "twist" : "nottwist");
 }
 
+/* Text output ends with the file's warnings; info_one () returns a null node for it. */
+static JsonNode *
+text_done (GPtrArray *warnings)
+{
+  _odori_cli_print_warnings_text (warnings);
+  return json_node_new (JSON_NODE_NULL);
+}
+
 static JsonNode *
 kbs_info (const char *path,
           gboolean    json,
@@ -428,8 +436,7 @@ kbs_info (const char *path,
   if (json)
     return kbs_json (kbs, warnings);
   kbs_text (path, kbs);
-  _odori_cli_print_warnings_text (warnings);
-  return json_node_new (JSON_NODE_NULL);
+  return text_done (warnings);
 }
 
 /* A capture as a show file would load it (the default import options). */
@@ -468,8 +475,7 @@ capture_info (const char *path,
       for (guint s = 0; s < motion->n_segments; s++)
         g_print (" %s", motion->segments[s].name);
       g_print ("\n");
-      _odori_cli_print_warnings_text (warnings);
-      return json_node_new (JSON_NODE_NULL);
+      return text_done (warnings);
     }
 
   b = json_builder_new ();
@@ -543,8 +549,7 @@ info_one (const char *path,
         if (json)
           return motion_json (motion, format, odori_text_file_get_encoding (file), warnings);
         motion_text (path, motion, format, odori_text_file_get_encoding (file));
-        _odori_cli_print_warnings_text (warnings);
-        return json_node_new (JSON_NODE_NULL);
+        return text_done (warnings);
       }
     case ODORI_FORMAT_INDEX:
       {
@@ -555,8 +560,7 @@ info_one (const char *path,
         if (json)
           return index_json (index);
         index_text (path, index);
-        _odori_cli_print_warnings_text (index->warnings);
-        return json_node_new (JSON_NODE_NULL);
+        return text_done (index->warnings);
       }
     case ODORI_FORMAT_SCORE:
       {
@@ -567,8 +571,7 @@ info_one (const char *path,
         if (json)
           return score_json (score);
         score_text (path, score);
-        _odori_cli_print_warnings_text (score->warnings);
-        return json_node_new (JSON_NODE_NULL);
+        return text_done (score->warnings);
       }
     case ODORI_FORMAT_BULGE:
       {
@@ -579,8 +582,7 @@ info_one (const char *path,
         if (json)
           return bulge_json (set);
         bulge_text (path, set);
-        _odori_cli_print_warnings_text (set->log);
-        return json_node_new (JSON_NODE_NULL);
+        return text_done (set->log);
       }
     case ODORI_FORMAT_UNKNOWN:
     default:

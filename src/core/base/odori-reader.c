@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <unistd.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "odori-reader.h"
@@ -86,6 +89,65 @@ odori_excerpt (const char *s,
   if (q < end)
     return g_strconcat (valid, "…", NULL);
   return g_steal_pointer (&valid);
+}
+
+/**
+ * odori_read_limited:
+ * @path: the file
+ * @max_bytes: the largest size the caller accepts
+ * @len_out: (out): how many bytes were read, at most @max_bytes + 1
+ * @error: return location for an %ODORI_TEXT_ERROR
+ *
+ * Returns: (transfer full) (nullable): the bytes read, followed by a NUL byte
+ */
+char *
+odori_read_limited (const char *path,
+                    gsize       max_bytes,
+                    gsize      *len_out,
+                    GError    **error)
+{
+  g_autofree char *data = NULL;
+  const gsize      limit = max_bytes + 1; /* one more, to notice a larger file */
+  gsize            len = 0, cap = 0;
+  int              fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (max_bytes < G_MAXSIZE - 1, NULL);
+  g_return_val_if_fail (len_out != NULL, NULL);
+
+  fd = odori_open_regular_file (path, error);
+  if (fd < 0)
+    return NULL;
+  while (len < limit)
+    {
+      gssize got;
+
+      if (len == cap)
+        {
+          /* Grows as the file does: a small file never costs the whole limit. */
+          cap = cap > limit / 2 ? limit : MAX (cap * 2, MIN ((gsize) 65536, limit));
+          data = g_realloc (data, cap + 1);
+        }
+      got = read (fd, data + len, cap - len);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int saved_errno = errno;
+
+          close (fd);
+          g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot read: %s"),
+                       path, g_strerror (saved_errno));
+          return NULL;
+        }
+      if (got == 0)
+        break;
+      len += got;
+    }
+  close (fd);
+  data[len] = '\0';
+  *len_out = len;
+  return g_steal_pointer (&data);
 }
 
 /* Safe XML */

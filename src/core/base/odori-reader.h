@@ -42,6 +42,16 @@ void odori_add_warning (GPtrArray  *warnings,
 char *odori_excerpt (const char *s,
                      gsize       len);
 
+/* Reads the regular file PATH (opened with odori_open_regular_file ()) into memory, at
+ * most MAX_BYTES + 1 bytes: a *LEN_OUT above MAX_BYTES tells the caller the file is too
+ * large, to be refused with its own message; the file's size is not trusted (it may grow
+ * while read). The data is followed by a NUL byte not counted in *LEN_OUT. NULL with
+ * ODORI_TEXT_ERROR_IO when PATH is not a regular file or cannot be opened or read. */
+char *odori_read_limited (const char *path,
+                          gsize       max_bytes,
+                          gsize      *len_out,
+                          GError    **error);
+
 /* Safe XML. libxml2 with XML_PARSE_NONET, without entity substitution, DTD loading or
  * XInclude, and with a stop at any DOCTYPE or entity declaration: nothing outside the
  * data is ever read and no entity ever expands. The errors of one format: */

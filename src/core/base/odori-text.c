@@ -1,4 +1,6 @@
-/* odori-text.c: decoding, line reading, and locale-independent numbers
+/* odori-text.c: the text layer under every reader and writer: files opened safely and
+ * decoded (UTF-8, Shift_JIS), read line by line, locale-independent numbers both ways,
+ * and text written atomically in the file's encoding (OdoriOutput)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,4 +1,5 @@
-/* odori-retarget.c: captures become show files (FORMATS.md §4-6)
+/* odori-retarget.c: one job, a loaded capture (NI joints, suit CSV) becomes a show motion
+ * of the library's sensors (FORMATS.md §4-6)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,4 +1,5 @@
-/* odori-compose.c: scores become one motion (the Dance Converter's job)
+/* odori-compose.c: one job, a score becomes one motion (the Dance Converter's job), with
+ * the seam report and its rule
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -180,6 +181,33 @@ odori_seam_clear (OdoriSeam *seam)
 {
   g_clear_pointer (&seam->from, g_free);
   g_clear_pointer (&seam->to, g_free);
+}
+
+/* Below this, a clip's largest step counts as this: a seam between still clips is rough
+ * only when its jump is, in degrees, above twice this. */
+#define SEAM_FLOOR_DEG 0.5
+
+/**
+ * odori_seam_rank:
+ * @seam: a seam of the report
+ *
+ * Returns: %ODORI_SEAM_ROUGH when the jump is above twice the clips' largest step,
+ *   %ODORI_SEAM_NOTICEABLE above 1.25 times, else %ODORI_SEAM_SMOOTH; the step is taken
+ *   as at least 0.5°
+ */
+OdoriSeamRank
+odori_seam_rank (const OdoriSeam *seam)
+{
+  double step;
+
+  g_return_val_if_fail (seam != NULL, ODORI_SEAM_SMOOTH);
+
+  step = MAX (seam->clip_max_deg, SEAM_FLOOR_DEG);
+  if (seam->jump_deg > 2 * step)
+    return ODORI_SEAM_ROUGH;
+  if (seam->jump_deg > 1.25 * step)
+    return ODORI_SEAM_NOTICEABLE;
+  return ODORI_SEAM_SMOOTH;
 }
 
 static const char *

@@ -47,6 +47,14 @@ typedef struct
   double  clip_max_deg;  /* largest such change inside the two clips as played */
 } OdoriSeam;
 
+/* How a seam looks next to the clips' own motion (see odori_seam_rank ()). */
+typedef enum
+{
+  ODORI_SEAM_SMOOTH,      /* a jump within 1.25 times the clips' largest step */
+  ODORI_SEAM_NOTICEABLE,  /* above 1.25 times, up to twice */
+  ODORI_SEAM_ROUGH,       /* above twice */
+} OdoriSeamRank;
+
 typedef struct _OdoriComposer OdoriComposer;
 
 GQuark          odori_compose_error_quark      (void);
@@ -94,6 +102,10 @@ guint           odori_compose_clip_frames      (const OdoriIndexMotion *im,
                                                 double                  frame_time);
 
 void            odori_seam_clear               (OdoriSeam       *seam);
+/* The one rule for rough seams (the timeline, the inspector and `odori-cli compose
+ * --seams`): the jump against the clips' largest step, that step taken as at least 0.5°
+ * so that still clips do not make every small jump rough. */
+OdoriSeamRank   odori_seam_rank                (const OdoriSeam *seam);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriComposer, odori_composer_free)
 

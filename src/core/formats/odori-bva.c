@@ -1,4 +1,4 @@
-/* odori-bva.c: BioVision Animation (.bva, .vpm) reader and writer (FORMATS.md §1)
+/* odori-bva.c: the BioVision Animation format (.bva, .vpm), read and written (FORMATS.md §1)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,4 +1,5 @@
-/* odori-bvh.c: Biovision Hierarchy reader (FORMATS.md §8)
+/* odori-bvh.c: one job, reading Biovision Hierarchy files (FORMATS.md §8; the writer is
+ * odori-bvh-writer.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

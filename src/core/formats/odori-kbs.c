@@ -22,10 +22,7 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -244,43 +241,6 @@ odori_kbs_sniff (const char *data,
 
 /* Reading the file */
 
-static char *
-read_limited (const char  *path,
-              gsize       *len_out,
-              GError     **error)
-{
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  const gsize cap = ODORI_KBS_MAX_BYTES + 1;
-  int fd = odori_open_regular_file (path, error);
-
-  if (fd < 0)
-    return NULL;
-  data = g_malloc (cap);
-  while (len < cap)
-    {
-      gssize got = read (fd, data + len, cap - len);
-
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got < 0)
-        {
-          int saved_errno = errno;
-
-          close (fd);
-          g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot read: %s"),
-                       path, g_strerror (saved_errno));
-          return NULL;
-        }
-      if (got == 0)
-        break;
-      len += got;
-    }
-  close (fd);
-  *len_out = len;
-  return g_steal_pointer (&data);
-}
-
 OdoriKbs *
 odori_kbs_load (const char  *path,
                 GPtrArray   *warnings,
@@ -291,7 +251,7 @@ odori_kbs_load (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  data = read_limited (path, &len, error);
+  data = odori_read_limited (path, ODORI_KBS_MAX_BYTES, &len, error);
   if (data == NULL)
     return NULL;
   return odori_kbs_load_data (path, data, len, warnings, error);

@@ -1,4 +1,5 @@
-/* odori-sensor-csv.c: the inertial suit's CSV export (FORMATS.md §5)
+/* odori-sensor-csv.c: one job, reading the inertial suit's CSV export into a capture
+ * (FORMATS.md §5)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

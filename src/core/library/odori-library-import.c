@@ -1,5 +1,7 @@
-/* odori-library-import.c: a capture retargeted onto a library's skeleton, and shows added
- * to and removed from motion.dat (DESIGN.md "Bringing a capture into a library")
+/* odori-library-import.c: bringing a capture into a library (DESIGN.md "Bringing a
+ * capture into a library"): the bone map guessed from names and read from map files, the
+ * capture retargeted onto the library's skeleton, and shows added to, renamed in and
+ * removed from motion.dat
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -67,6 +69,7 @@
 #include "odori-bva.h"
 #include "odori-format.h"
 #include "odori-library-import.h"
+#include "odori-reader.h"
 #include "odori-text.h"
 
 G_DEFINE_QUARK (odori-import-error-quark, odori_import_error)
@@ -983,30 +986,6 @@ odori_bone_map_guess (const OdoriMotion   *capture,
 
 /* Map files */
 
-static gboolean
-map_error (GError    **error,
-           const char *file,
-           guint       line,
-           const char *format,
-           ...) G_GNUC_PRINTF (4, 5);
-
-static gboolean
-map_error (GError    **error,
-           const char *file,
-           guint       line,
-           const char *format,
-           ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_MAP, "%s:%u: %s", file, line, message);
-  return FALSE;
-}
-
 /* The two fields of a map line (LINE is NUL-terminated, without its '#' comment, trimmed):
  * split at a tab when there is one (names may then hold blanks), else at blanks. */
 static gboolean
@@ -1056,15 +1035,19 @@ apply_map_line (OdoriBoneMap *map,
   if (line[0] == '\0')
     return TRUE;
   if (!split_map_line (line, &joint, &sensor))
-    return map_error (error, display_name, lineno,
-                      _("expected a capture joint and a library sensor, like "
-                        "\"LeftShoulder<TAB>LeftUpArm\""));
+    return odori_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_MAP, display_name,
+                            lineno,
+                            _("expected a capture joint and a library sensor, like "
+                              "\"LeftShoulder<TAB>LeftUpArm\""));
   if (strcmp (joint, "-") != 0 && (j = find_name (map->joints, map->n_joints, joint)) < 0)
-    return map_error (error, display_name, lineno, _("the capture has no joint \"%s\""), joint);
+    return odori_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_MAP, display_name,
+                            lineno, _("the capture has no joint \"%s\""), joint);
   if (strcmp (sensor, "-") != 0 && (s = find_name (map->sensors, map->n_sensors, sensor)) < 0)
-    return map_error (error, display_name, lineno, _("the library has no sensor \"%s\""), sensor);
+    return odori_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_MAP, display_name,
+                            lineno, _("the library has no sensor \"%s\""), sensor);
   if (s < 0 && j < 0)
-    return map_error (error, display_name, lineno, _("\"- -\" maps nothing"));
+    return odori_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_MAP, display_name,
+                            lineno, _("\"- -\" maps nothing"));
   map_set (map, s, j);
   return TRUE;
 }
@@ -1087,7 +1070,8 @@ odori_bone_map_apply_text (OdoriBoneMap *map,
   if (display_name == NULL)
     display_name = "(map)";
   if (len > 0 && (memchr (text, '\0', len) != NULL || !g_utf8_validate_len (text, len, NULL)))
-    return map_error (error, display_name, 1, _("not UTF-8 text"));
+    return odori_set_error (error, ODORI_IMPORT_ERROR, ODORI_IMPORT_ERROR_MAP, display_name,
+                            1, _("not UTF-8 text"));
   saved = g_memdup2 (map->source, sizeof (int) * MAX (map->n_sensors, 1));
   for (p = text, end = text + len; p < end; lineno++)
     {

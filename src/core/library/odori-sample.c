@@ -1,4 +1,4 @@
-/* odori-sample.c: the built-in sample dance library
+/* odori-sample.c: one job, generating the built-in sample dance library
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,4 +1,5 @@
-/* odori-index.c: the dance-symbol index table, motion.dat (FORMATS.md §3)
+/* odori-index.c: the dance-symbol index table, motion.dat (FORMATS.md §3): its model,
+ * reader, writer and look-ups (its edits are odori-index-edit.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

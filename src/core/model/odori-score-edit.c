@@ -40,43 +40,6 @@ edit_symbol_clear (OdoriScoreEditSymbol *symbol)
   g_clear_pointer (&symbol->symbol, g_free);
 }
 
-static void
-score_symbol_clear (OdoriScoreSymbol *symbol)
-{
-  g_clear_pointer (&symbol->symbol, g_free);
-}
-
-/* Allocated as odori-score.c allocates its parts, so that the score's own free
- * function can free a copy put into score->parts. */
-static OdoriScorePart *
-part_copy (const OdoriScorePart *part)
-{
-  OdoriScorePart *copy = g_new0 (OdoriScorePart, 1);
-
-  copy->code = g_strdup (part->code);
-  copy->sensors = g_strdupv (part->sensors);
-  copy->line = part->line;
-  copy->symbols = g_array_sized_new (FALSE, TRUE, sizeof (OdoriScoreSymbol), part->symbols->len);
-  g_array_set_clear_func (copy->symbols, (GDestroyNotify) score_symbol_clear);
-  for (guint i = 0; i < part->symbols->len; i++)
-    {
-      OdoriScoreSymbol s = g_array_index (part->symbols, OdoriScoreSymbol, i);
-
-      s.symbol = g_strdup (s.symbol);
-      g_array_append_val (copy->symbols, s);
-    }
-  return copy;
-}
-
-static void
-part_free (OdoriScorePart *part)
-{
-  g_free (part->code);
-  g_strfreev (part->sensors);
-  g_clear_pointer (&part->symbols, g_array_unref);
-  g_free (part);
-}
-
 OdoriScoreEdit *
 odori_score_edit_new (const char *label)
 {
@@ -108,7 +71,7 @@ odori_score_edit_free (OdoriScoreEdit *edit)
   g_free (edit->label);
   g_array_unref (edit->removed);
   g_array_unref (edit->added);
-  g_clear_pointer (&edit->part, part_free);
+  g_clear_pointer (&edit->part, odori_score_part_free);
   g_free (edit);
 }
 
@@ -201,7 +164,7 @@ odori_score_edit_insert_part (OdoriScoreEdit     *edit,
   model.code = (char *) code;
   model.sensors = (char **) sensors;
   model.symbols = symbols;
-  edit->part = part_copy (&model);
+  edit->part = odori_score_part_copy (&model);
   edit->part_op = PART_OP_INSERT;
   edit->part_position = position;
 }
@@ -216,7 +179,7 @@ odori_score_edit_remove_part (OdoriScoreEdit       *edit,
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
                     edit->added->len == 0 && !edit->has_blend);
 
-  edit->part = part_copy (part);
+  edit->part = odori_score_part_copy (part);
   edit->part_op = PART_OP_REMOVE;
   edit->part_position = position;
 }
@@ -456,7 +419,7 @@ insert_part (OdoriScore            *score,
                    score_name (score), part->code, position + 1);
       return FALSE;
     }
-  g_ptr_array_insert (score->parts, (int) position, part_copy (part));
+  g_ptr_array_insert (score->parts, (int) position, odori_score_part_copy (part));
   return TRUE;
 }
 

@@ -43,13 +43,49 @@ symbol_clear (OdoriScoreSymbol *symbol)
   g_clear_pointer (&symbol->symbol, g_free);
 }
 
-static void
-part_free (OdoriScorePart *part)
+/**
+ * odori_score_part_free:
+ * @part: (transfer full): a part, as odori_score_part_copy () makes and score->parts holds
+ */
+void
+odori_score_part_free (OdoriScorePart *part)
 {
+  if (part == NULL)
+    return;
   g_free (part->code);
   g_strfreev (part->sensors);
   g_clear_pointer (&part->symbols, g_array_unref);
   g_free (part);
+}
+
+/**
+ * odori_score_part_copy:
+ * @part: a part
+ *
+ * Returns: (transfer full): a deep copy of @part (code, sensors, line and symbols), which
+ *   score->parts may hold; free with odori_score_part_free ()
+ */
+OdoriScorePart *
+odori_score_part_copy (const OdoriScorePart *part)
+{
+  OdoriScorePart *copy;
+
+  g_return_val_if_fail (part != NULL, NULL);
+
+  copy = g_new0 (OdoriScorePart, 1);
+  copy->code = g_strdup (part->code);
+  copy->sensors = g_strdupv (part->sensors);
+  copy->line = part->line;
+  copy->symbols = g_array_sized_new (FALSE, TRUE, sizeof (OdoriScoreSymbol), part->symbols->len);
+  g_array_set_clear_func (copy->symbols, (GDestroyNotify) symbol_clear);
+  for (guint i = 0; i < part->symbols->len; i++)
+    {
+      OdoriScoreSymbol s = g_array_index (part->symbols, OdoriScoreSymbol, i);
+
+      s.symbol = g_strdup (s.symbol);
+      g_array_append_val (copy->symbols, s);
+    }
+  return copy;
 }
 
 /**
@@ -67,7 +103,7 @@ odori_score_new (void)
   score->frame_time = 0;
   score->blend = -1;
   score->header_lines = g_ptr_array_new_with_free_func (g_free);
-  score->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  score->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) odori_score_part_free);
   score->warnings = odori_diagnostics_new ();
   return score;
 }

@@ -71,6 +71,9 @@ char             *odori_score_dup_index_path (OdoriScore    *score);
 OdoriScorePart   *odori_score_add_part       (OdoriScore    *score,
                                               const char    *code,
                                               const char * const *sensors);
+/* A deep copy of PART (score->parts may hold it), and the free function of score->parts. */
+OdoriScorePart   *odori_score_part_copy      (const OdoriScorePart *part);
+void              odori_score_part_free      (OdoriScorePart *part);
 /* Inserts keeping start order; FALSE if the part already has a symbol at START. */
 gboolean          odori_score_part_add_symbol (OdoriScorePart *part,
                                                guint          start,

@@ -1,5 +1,6 @@
-/* odori-skeleton.c: a hierarchy for drawing, skinning and BVH export (DESIGN.md,
- * "Skeleton for display")
+/* odori-skeleton.c: the display skeleton, a hierarchy for drawing, skinning and BVH
+ * export inferred from a motion (DESIGN.md, "Skeleton for display"), and its XML
+ * description, read and written
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -90,11 +91,8 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -1976,57 +1974,6 @@ odori_skeleton_for_motion (const OdoriMotion *motion)
 
 /* XML description */
 
-/* Reads at most MAX_XML_BYTES (+1 to notice more); works on pipes and devices, whose size
- * stat() does not tell. */
-static char *
-read_limited (const char  *path,
-              gsize       *len_out,
-              GError     **error)
-{
-  g_autofree char *data = NULL;
-  gsize len = 0, cap = 0;
-  int fd = odori_open_regular_file (path, error);
-
-  if (fd < 0)
-    return NULL;
-  for (;;)
-    {
-      gssize got;
-
-      if (cap - len < 65536)
-        {
-          cap = MIN (MAX (cap * 2, 65536), (gsize) MAX_XML_BYTES + 65536 + 1);
-          data = g_realloc (data, cap);
-        }
-      got = read (fd, data + len, cap - len);
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got < 0)
-        {
-          int saved_errno = errno;
-
-          close (fd);
-          g_set_error (error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO, _("%s: cannot read: %s"),
-                       path, g_strerror (saved_errno));
-          return NULL;
-        }
-      if (got == 0)
-        break;
-      len += got;
-      if (len > MAX_XML_BYTES)
-        {
-          close (fd);
-          odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_XML, path, 1,
-                           _("the file is larger than %d bytes, too large for a skeleton "
-                             "description"), MAX_XML_BYTES);
-          return NULL;
-        }
-    }
-  close (fd);
-  *len_out = len;
-  return g_steal_pointer (&data);
-}
-
 static xmlDoc *
 parse_xml (const char  *path,
            const char  *data,
@@ -2260,9 +2207,16 @@ odori_skeleton_load (const char  *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  data = read_limited (path, &len, error);
+  data = odori_read_limited (path, MAX_XML_BYTES, &len, error);
   if (data == NULL)
     return NULL;
+  if (len > MAX_XML_BYTES)
+    {
+      odori_set_error (error, ODORI_SKELETON_ERROR, ODORI_SKELETON_ERROR_XML, path, 1,
+                       _("the file is larger than %d bytes, too large for a skeleton "
+                         "description"), MAX_XML_BYTES);
+      return NULL;
+    }
   doc = parse_xml (path, data, len, error);
   if (doc == NULL)
     return NULL;

@@ -1,4 +1,5 @@
-/* odori-bulge.c: bulge_types, muscle bulge definitions (FORMATS.md §7)
+/* odori-bulge.c: bulge_types, the muscle bulge definitions (FORMATS.md §7): their model,
+ * evaluation, reader and writer
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
