@@ -222,6 +222,10 @@ gsize          odori_format_fixed            (char           *buf,
  * with '.' as the decimal point whatever the locale. */
 char          *odori_format_double           (double          x);
 
+/* TRUE if the LEN bytes of DATA are all ASCII (fast: eight bytes at a time). */
+gboolean       odori_is_ascii                (const char     *data,
+                                              gsize           len);
+
 /* Atomic buffered output: data goes to a temporary file in the target's directory and
  * is renamed over the target by odori_output_commit() after fsync. On any error, or on
  * odori_output_abort(), the temporary file is removed and the target is untouched. */

@@ -1211,6 +1211,40 @@ score_length (OdoriComposer *self)
   return len;
 }
 
+/* The composed dance cannot be made N frames long (ERROR says why): says it again as
+ * FILE:LINE of the symbol that ends last, which made it that long. */
+static void
+name_longest_symbol (OdoriComposer  *self,
+                     guint           n,
+                     GError        **error)
+{
+  const OdoriScoreSymbol *last = NULL;
+
+  for (guint p = 0; p < self->n_parts && last == NULL; p++)
+    {
+      OdoriScorePart *spart = self->parts[p].spart;
+      GArray *placed = self->parts[p].placed;
+
+      for (guint i = 0; i < placed->len && last == NULL; i++)
+        {
+          Placed *pl = &g_array_index (placed, Placed, i);
+
+          if (pl->start + pl->clip->n - 1 != n)
+            continue;
+          for (guint s = 0; s < spart->symbols->len; s++)
+            if (g_array_index (spart->symbols, OdoriScoreSymbol, s).start == pl->start)
+              last = &g_array_index (spart->symbols, OdoriScoreSymbol, s);
+        }
+    }
+  if (last == NULL || error == NULL || *error == NULL)
+    return;
+  g_prefix_error (error,
+                  /* Translators: "wrong.dds:15: symbol W1 at frame 2147483647 makes the dance
+                   * 2147483787 frames long: " then why that is too long */
+                  _("%s:%u: symbol %s at frame %u makes the dance %u frames long: "),
+                  score_name (self), last->line, last->symbol, last->start, n);
+}
+
 /* Transforms */
 
 static void
@@ -1430,13 +1464,19 @@ recompose (OdoriComposer *self,
     {
       self->out = odori_motion_new (self->sensors->len, n, self->frame_time, error);
       if (self->out == NULL)
-        return 0;
+        {
+          name_longest_symbol (self, n, error);
+          return 0;
+        }
       for (guint s = 0; s < self->sensors->len; s++)
         odori_motion_set_segment_name (self->out, s, g_ptr_array_index (self->sensors, s));
       force = TRUE;
     }
   else if (self->out->n_frames != n && !odori_motion_resize (self->out, n, error))
-    return 0;
+    {
+      name_longest_symbol (self, n, error);
+      return 0;
+    }
   self->n_frames = n;
 
   /* Descriptors of the parts with their own symbols (the root always has some). */
