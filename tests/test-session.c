@@ -535,6 +535,78 @@ test_export_cancel (void)
   g_rmdir (dir);
 }
 
+/* The document recomposes only what an edit touched; the result must be what composing
+ * the saved score afresh gives, byte for byte, whatever edits came before (the monkey
+ * test found an emptied track keeping its old pose). */
+static void
+assert_same_as_fresh (OdoriDocument *doc,
+                      const char    *what)
+{
+  g_autofree char *dir = g_dir_make_tmp ("odori-fresh-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "fresh.dds", NULL);
+  g_autofree char *out = g_build_filename (dir, "fresh.bva", NULL);
+  g_autofree char *lib = odori_document_dup_sample_dir ();
+  g_autofree char *index = g_build_filename (lib, "motion.dat", NULL);
+  g_autoptr(GBytes) window = NULL;
+  g_autoptr(GBytes) fresh = NULL;
+
+  g_assert_true (odori_document_save_copy (doc, path, index, NULL));
+  window = motion_bva (odori_document_get_motion (doc));
+  fresh = odori_test_compose_bva (path, out);
+  if (!g_bytes_equal (window, fresh))
+    g_error ("%s: the document's dance differs from the saved score composed afresh", what);
+  g_unlink (path);
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
+static void
+apply (OdoriDocument  *doc,
+       OdoriScoreEdit *edit)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (odori_document_apply_edit (doc, edit, &error));
+  g_assert_no_error (error);
+  odori_score_edit_free (edit);
+}
+
+static void
+test_incremental_equals_fresh (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  OdoriScore *score = odori_document_get_score (doc);
+
+  for (guint p = 0; p < score->parts->len; p++)
+    {
+      OdoriScorePart *part = g_ptr_array_index (score->parts, p);
+      OdoriScoreEdit *edit = odori_score_edit_new ("Delete");
+      g_autofree char *first = NULL;
+      guint start;
+
+      if (part->symbols->len == 0)
+        continue;
+      first = g_strdup (g_array_index (part->symbols, OdoriScoreSymbol, 0).symbol);
+      start = g_array_index (part->symbols, OdoriScoreSymbol, 0).start;
+
+      /* the track emptied */
+      for (guint i = 0; i < part->symbols->len; i++)
+        odori_score_edit_remove_symbol (edit, p, &g_array_index (part->symbols, OdoriScoreSymbol, i));
+      apply (doc, edit);
+      assert_same_as_fresh (doc, "a track emptied");
+
+      /* one symbol back, then gone again */
+      edit = odori_score_edit_new ("Paste");
+      odori_score_edit_add_symbol (edit, p, start + 7, first);
+      apply (doc, edit);
+      assert_same_as_fresh (doc, "a symbol pasted on an empty track");
+      edit = odori_score_edit_new ("Delete");
+      odori_score_edit_remove_symbol (edit, p, &g_array_index (part->symbols, OdoriScoreSymbol, 0));
+      apply (doc, edit);
+      assert_same_as_fresh (doc, "the track emptied again");
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -562,6 +634,7 @@ main (int   argc,
   g_test_add_func ("/session/undo/live-edit-back-to-start", test_live_edit_back_to_start);
   g_test_add_func ("/session/autosave/recover", test_autosave_recover);
   g_test_add_func ("/session/export/cancel", test_export_cancel);
+  g_test_add_func ("/session/document/incremental-equals-fresh", test_incremental_equals_fresh);
   g_test_add_func ("/session/session/preview-and-edit", test_session_preview_and_edit);
   status = g_test_run ();
   {

@@ -1491,6 +1491,13 @@ recompose (OdoriComposer *self,
       if (part->placed->len == 0)
         {
           g_clear_pointer (&part->desc, g_free);
+          if (part->prev_placed->len > 0)
+            {
+              /* emptied: from now on it follows the root, on every frame */
+              memset (part->dirty, 1, n);
+              glo = 1;
+              ghi = n;
+            }
           continue;
         }
       if ((int) p == self->root)
@@ -1549,8 +1556,8 @@ recompose (OdoriComposer *self,
 
           for (guint f = glo - 1; f < ghi; f++)
             {
-              if (part->placed->len == 0)
-                part->dirty[f] = root_dirty[f - (glo - 1)];
+              if (part->placed->len == 0 && root_dirty[f - (glo - 1)])
+                part->dirty[f] = 1;
               if (owner_dirty != NULL && owner_dirty[f])
                 part->dirty[f] = 1;
               if (!part->dirty[f])
