@@ -4,7 +4,8 @@
 meson counts executables, not the subtests inside them; the closing line counts each
 subtest once per build it ran in. A test executable that crashed before printing its
 plan counts as one failure. A plain TAP file (name ending in .tap, e.g. the fuzz run's
-build-fuzz/fuzz-results.tap) counts its ok / not ok lines; a missing one is a failure.
+build-fuzz/fuzz-results.tap, or the monkey's one line, build-asan/meson-logs/monkey.tap)
+counts its ok / not ok lines; a missing one is a failure.
 Exits 1 if anything failed or nothing ran."""
 import json
 import re

@@ -147,7 +147,9 @@ input_drag_full (GtkWidget  *widget,
     {
       g_autofree char *wid = input_window_id (widget);
 
-      xdotool ((const char *[]) { "key", "--window", wid, "Escape", NULL });
+      /* Not "key --window": that is an XSendEvent, which GTK does not take as a key
+       * press. Focus the window, then a real (XTEST) key. */
+      xdotool ((const char *[]) { "windowfocus", "--sync", wid, "key", "Escape", NULL });
       pump (100);
     }
   xdotool ((const char *[]) { "mouseup", "1", NULL });

@@ -186,3 +186,32 @@ write_text (const char *path,
   g_file_set_contents (path, text, -1, &error);
   g_assert_no_error (error);
 }
+
+/* odori_window_export ()'s result, for export_cb. */
+typedef struct
+{
+  gboolean  done;
+  gboolean  ok;
+  GError   *error;
+} ExportResult;
+
+G_GNUC_UNUSED static void
+export_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      data)
+{
+  ExportResult *r = data;
+
+  r->ok = odori_window_export_finish (ODORI_WINDOW (source), result, &r->error);
+  r->done = TRUE;
+}
+
+/* The timeline's "refused" signal: keeps the last message in *OUT. */
+G_GNUC_UNUSED static void
+refused_cb (OdoriTimeline *timeline,
+            const char    *message,
+            char         **out)
+{
+  g_free (*out);
+  *out = g_strdup (message);
+}

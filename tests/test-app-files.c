@@ -137,24 +137,6 @@ test_keeps_encoding (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-typedef struct
-{
-  gboolean  done;
-  gboolean  ok;
-  GError   *error;
-} ExportResult;
-
-static void
-export_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      data)
-{
-  ExportResult *r = data;
-
-  r->ok = odori_window_export_finish (ODORI_WINDOW (source), result, &r->error);
-  r->done = TRUE;
-}
-
 static void
 run_cli_compose (const char *score,
                  const char *output)

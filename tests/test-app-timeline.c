@@ -109,15 +109,6 @@ drag (OdoriWindow     *window,
   _odori_timeline_pointer_release (window->timeline, x + dx, y);
 }
 
-static void
-refused_cb (OdoriTimeline *timeline,
-            const char    *message,
-            char         **out)
-{
-  g_free (*out);
-  *out = g_strdup (message);
-}
-
 /* A drag moves a block; the score changes; one undo restores it exactly (the same text,
  * the same source lines); redo moves it again. */
 static void
@@ -894,24 +885,6 @@ test_viewport_follows_edit (void)
 #else
   g_test_skip ("built without the renderer");
 #endif
-}
-
-typedef struct
-{
-  gboolean  done;
-  gboolean  ok;
-  GError   *error;
-} ExportResult;
-
-static void
-export_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      data)
-{
-  ExportResult *r = data;
-
-  r->ok = odori_window_export_finish (ODORI_WINDOW (source), result, &r->error);
-  r->done = TRUE;
 }
 
 static int

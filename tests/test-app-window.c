@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "app-test-util.h"
+#include "app-input-util.h"
 
 #include "odori-preferences-window.h"
 
@@ -447,6 +447,266 @@ test_preferences (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The first widget under WIDGET of TYPE (and, if LABEL is given, with that label). */
+static GtkWidget *
+find_widget (GtkWidget  *widget,
+             GType       type,
+             const char *label)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type) &&
+          (label == NULL || (GTK_IS_BUTTON (c) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (c)), label) == 0)))
+        return c;
+      if ((found = find_widget (c, type, label)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* /app/window/recover-focus: after a click on Recover, the keys are the window's again:
+ * "2" shows the mirror view instead of typing into the library's search. */
+static void
+test_recover_focus (void)
+{
+  g_autoptr(GVariant) view = NULL;
+  OdoriWindow *window;
+  OdoriDocument *doc;
+  OdoriScorePart *part;
+  GtkWidget *recover, *search;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  /* Work left behind by a "crash". */
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  part = g_ptr_array_index (odori_document_get_score (doc)->parts, 0);
+  g_assert_true (odori_score_part_add_symbol (part, 660, "B2"));
+  odori_document_score_changed (doc);
+  g_assert_true (odori_autosave_save (odori_application_get_autosave (test_app), doc, NULL));
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  window = new_sample_window ();
+  doc = odori_window_get_document (window);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+  odori_window_offer_recovery (window);
+  recover = find_widget (GTK_WIDGET (window->recover_bar), GTK_TYPE_BUTTON, "_Recover");
+  g_assert_nonnull (recover);
+  WAIT_UNTIL (gtk_widget_get_mapped (recover) && gtk_widget_get_height (recover) > 0, 3000);
+  pump (300);
+  input_click (recover, gtk_widget_get_width (recover) / 2.0, gtk_widget_get_height (recover) / 2.0, 1, 1);
+  WAIT_UNTIL (odori_document_get_dirty (doc), 3000);
+  pump (400);
+
+  search = find_widget (GTK_WIDGET (window->library_view), GTK_TYPE_SEARCH_ENTRY, NULL);
+  g_assert_nonnull (search);
+  g_assert_false (gtk_widget_has_focus (search) || gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), search));
+  input_key (GTK_WIDGET (window), "2");
+  view = g_action_group_get_action_state (G_ACTION_GROUP (window), "view");
+  g_assert_cmpstr (g_variant_get_string (view, NULL), ==, "mirror");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (search)), ==, "");
+
+  /* Leave no autosave for the tests after this one. */
+  _odori_window_discard_autosave (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The label under WIDGET that reads TEXT, if any. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (c) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (c)), text) == 0)
+        return c;
+      if ((found = find_label (c, text)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+export_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  int *done = user_data;
+
+  *done = odori_window_export_finish (ODORI_WINDOW (source), result, NULL) ? 1 : -1;
+}
+
+/* /app/window/export-toast: a finished export says so in a toast, "Exported “name”",
+ * with an Open Folder button; nothing is said before it ends. */
+static void
+test_export_toast (void)
+{
+  g_autofree char *path = test_path ("toast.bvh");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  OdoriWindow *window;
+  GtkWidget *overlay;
+  int done = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+  overlay = gtk_window_get_child (GTK_WINDOW (window));
+  odori_window_export (window, file, export_done_cb, &done);
+  g_assert_null (find_label (overlay, "Exported “toast.bvh”"));
+  WAIT_UNTIL (done != 0, 30000);
+  g_assert_cmpint (done, ==, 1);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  WAIT_UNTIL (find_label (overlay, "Exported “toast.bvh”") != NULL, 3000);
+  g_assert_true (gtk_widget_get_mapped (find_label (overlay, "Exported “toast.bvh”")));
+  g_assert_nonnull (find_widget (overlay, GTK_TYPE_BUTTON, "Open Folder"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The file chooser the window has open (GTK's own dialog: the tests have no portal). */
+static GtkFileChooser *
+find_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels (); /* not ours */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return GTK_FILE_CHOOSER (w);
+    }
+  return NULL;
+}
+
+/* /app/window/export-defaults: Export (Ctrl+E, a real key press) proposes a BVH file
+ * named after the score, beside it; the sample proposes Documents (or home). */
+static void
+test_export_defaults (void)
+{
+  g_autofree char *dir = test_path ("scores");
+  g_autofree char *score_path = g_build_filename (dir, "spring.dds", NULL);
+  g_autoptr(GFile) score_file = g_file_new_for_path (score_path);
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+  OdoriWindow *window;
+  GtkFileChooser *chooser;
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *folder_path = NULL;
+  g_autofree char *name = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  g_mkdir_with_parents (dir, 0700);
+  window = new_sample_window ();
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+
+  /* The sample: not its library's cache folder. */
+  input_key (GTK_WIDGET (window), "ctrl+e");
+  WAIT_UNTIL ((chooser = find_file_chooser ()) != NULL, 5000);
+  folder = gtk_file_chooser_get_current_folder (chooser);
+  folder_path = g_file_get_path (folder);
+  if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
+    g_assert_cmpstr (folder_path, ==, documents);
+  else
+    g_assert_cmpstr (folder_path, ==, g_get_home_dir ());
+  name = gtk_file_chooser_get_current_name (chooser);
+  g_assert_true (g_str_has_suffix (name, ".bvh"));
+  g_assert_cmpstr (gtk_file_filter_get_name (gtk_file_chooser_get_filter (chooser)), ==, "BVH (Biovision Hierarchy)");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  WAIT_UNTIL (find_file_chooser () == NULL, 3000);
+  g_clear_object (&folder);
+  g_clear_pointer (&folder_path, g_free);
+  g_clear_pointer (&name, g_free);
+
+  /* A saved score: beside it, its name with .bvh. */
+  g_assert_true (odori_window_save_to (window, score_file));
+  input_key (GTK_WIDGET (window), "ctrl+e");
+  WAIT_UNTIL ((chooser = find_file_chooser ()) != NULL, 5000);
+  folder = gtk_file_chooser_get_current_folder (chooser);
+  folder_path = g_file_get_path (folder);
+  g_assert_cmpstr (folder_path, ==, dir);
+  name = gtk_file_chooser_get_current_name (chooser);
+  g_assert_cmpstr (name, ==, "spring.bvh");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  WAIT_UNTIL (find_file_chooser () == NULL, 3000);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* /app/window/menu-accels: the main menu (F10, a real key) opens; its Edit Symbols
+ * submenu (a real click) lists the timeline's keys beside its items. */
+static void
+test_menu_accels (void)
+{
+  static const char *accels[] = { "Ctrl+X", "Ctrl+C", "Ctrl+V", "Ctrl+D", "Delete", "Ctrl+A" };
+  OdoriWindow *window;
+  GtkWidget *popover, *edit;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+  input_key (GTK_WIDGET (window), "F10");
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (window->primary_menu_button));
+  WAIT_UNTIL (popover != NULL && gtk_widget_get_mapped (popover), 3000);
+  edit = find_label (popover, "Edit Symbols");
+  g_assert_nonnull (edit);
+  pump (300);
+  input_click (edit, gtk_widget_get_width (edit) / 2.0, gtk_widget_get_height (edit) / 2.0, 1, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    {
+      GtkWidget *label;
+
+      WAIT_UNTIL ((label = find_label (popover, accels[i])) != NULL && gtk_widget_get_mapped (label), 3000);
+    }
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* /app/window/about: About Odori (main menu, a real key and click) is libadwaita's
+ * about window, with the name and version. */
+static void
+test_about (void)
+{
+  OdoriWindow *window;
+  GtkWidget *popover, *item;
+  GtkWindow *about = NULL;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+  input_key (GTK_WIDGET (window), "F10");
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (window->primary_menu_button));
+  WAIT_UNTIL (popover != NULL && gtk_widget_get_mapped (popover), 3000);
+  item = find_label (popover, "About Odori");
+  g_assert_nonnull (item);
+  pump (300);
+  input_click (item, gtk_widget_get_width (item) / 2.0, gtk_widget_get_height (item) / 2.0, 1, 1);
+  for (guint tries = 0; tries < 30 && about == NULL; tries++)
+    {
+      GListModel *toplevels = gtk_window_get_toplevels (); /* not ours */
+
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels) && about == NULL; i++)
+        {
+          g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+          if (ADW_IS_ABOUT_WINDOW (w) && gtk_widget_get_mapped (GTK_WIDGET (w)))
+            about = GTK_WINDOW (w);
+        }
+      pump (100);
+    }
+  g_assert_nonnull (about);
+  g_assert_cmpstr (adw_about_window_get_application_name (ADW_ABOUT_WINDOW (about)), ==, "Odori");
+  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, PACKAGE_VERSION);
+  g_assert_true (gtk_window_get_transient_for (about) == GTK_WINDOW (window));
+  gtk_window_destroy (about);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -463,5 +723,10 @@ main (int   argc,
   g_test_add_func ("/app/window/keyboard", test_keyboard);
   g_test_add_func ("/app/window/accessible-names", test_accessible_names);
   g_test_add_func ("/app/window/preferences", test_preferences);
+  g_test_add_func ("/app/window/recover-focus", test_recover_focus);
+  g_test_add_func ("/app/window/export-toast", test_export_toast);
+  g_test_add_func ("/app/window/export-defaults", test_export_defaults);
+  g_test_add_func ("/app/window/menu-accels", test_menu_accels);
+  g_test_add_func ("/app/window/about", test_about);
   return app_test_finish (g_test_run ());
 }

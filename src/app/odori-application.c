@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "odori-application.h"
@@ -353,17 +354,19 @@ about_action (GSimpleAction *action,
 {
   OdoriApplication *self = user_data;
   static const char *authors[] = { "The Odori authors", NULL };
+  AdwAboutWindow *about = ADW_ABOUT_WINDOW (adw_about_window_new ());
 
-  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
-                         "program-name", "Odori",
-                         "logo-icon-name", ODORI_APPLICATION_ID,
-                         "version", PACKAGE_VERSION,
-                         "comments", _("Compose dances body part by body part, and see them at once in 3D."),
-                         "authors", authors,
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         /* Translators: put your names here, one per line */
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  gtk_window_set_transient_for (GTK_WINDOW (about), gtk_application_get_active_window (GTK_APPLICATION (self)));
+  adw_about_window_set_application_name (about, "Odori");
+  adw_about_window_set_application_icon (about, ODORI_APPLICATION_ID);
+  adw_about_window_set_version (about, PACKAGE_VERSION);
+  adw_about_window_set_developer_name (about, "The Odori authors");
+  adw_about_window_set_comments (about, _("Compose dances body part by body part, and see them at once in 3D."));
+  adw_about_window_set_developers (about, authors);
+  adw_about_window_set_license_type (about, GTK_LICENSE_GPL_3_0);
+  /* Translators: put your names here, one per line */
+  adw_about_window_set_translator_credits (about, _("translator-credits"));
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 static void
@@ -390,12 +393,14 @@ odori_application_startup (GApplication *app)
 {
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "win.open", { "<Control>o", NULL } },
+    { "win.new-score", { "<Control>n", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.save-as", { "<Control><Shift>s", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.open-library", { "<Control>l", NULL } },
     { "win.import-capture", { "<Control>i", NULL } },
     { "win.focus-search", { "<Control>f", NULL } },
+    { "win.show-library", { "F9", NULL } },
     { "win.undo", { "<Control>z", NULL } },
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.close", { "<Control>w", NULL } },
@@ -406,6 +411,8 @@ odori_application_startup (GApplication *app)
 
   odori_resources_ensure ();
   G_APPLICATION_CLASS (odori_application_parent_class)->startup (app);
+  /* libadwaita's widgets (toasts, the folding library) and its stylesheet. */
+  adw_init ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "odori-file-dialog.h"
@@ -50,7 +52,10 @@ odori_file_dialog_add_filter (OdoriFileDialog   *self,
 
   gtk_file_filter_set_name (filter, name);
   for (guint i = 0; patterns[i] != NULL; i++)
-    gtk_file_filter_add_pattern (filter, patterns[i]);
+    if (strchr (patterns[i], '/') != NULL)
+      gtk_file_filter_add_mime_type (filter, patterns[i]);
+    else
+      gtk_file_filter_add_pattern (filter, patterns[i]);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->native), filter);
 }
 

@@ -20,7 +20,8 @@ OdoriFileDialog *odori_file_dialog_new (GtkWindow  *parent,
                                         const char *title,
                                         gboolean    save,
                                         const char *accept_label);
-/* A filter named NAME showing the files that match one of PATTERNS (NULL-terminated). */
+/* A filter named NAME showing the files that match one of PATTERNS (NULL-terminated):
+ * glob patterns, or MIME types (those holding a '/'). */
 void odori_file_dialog_add_filter (OdoriFileDialog   *self,
                                    const char        *name,
                                    const char *const *patterns);

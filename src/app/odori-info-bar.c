@@ -261,8 +261,17 @@ odori_info_bar_report_document (OdoriInfoBar *self)
   compose_error = odori_document_get_compose_error (self->document);
   diagnostics = odori_document_get_diagnostics (self->document);
   if (compose_error != NULL)
-    odori_info_bar_show_message (self, GTK_MESSAGE_ERROR, _ ("The score does not compose with its library"),
-                                 compose_error->message, diagnostics);
+    {
+      const char      *path = odori_document_get_path (self->document);
+      g_autofree char *message = NULL;
+
+      /* Every load problem names its file: the composer's messages start with FILE:LINE,
+       * and one that does not gets the score's name. */
+      if (path != NULL && !g_str_has_prefix (compose_error->message, path))
+        message = g_strdup_printf ("%s: %s", path, compose_error->message);
+      odori_info_bar_show_message (self, GTK_MESSAGE_ERROR, _ ("The score does not compose with its library"),
+                                   message != NULL ? message : compose_error->message, diagnostics);
+    }
   else if (diagnostics != NULL && diagnostics->len > 0)
     {
       g_autofree char *title =

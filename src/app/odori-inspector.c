@@ -26,6 +26,7 @@ struct _OdoriInspector
   /* Template children */
   GtkLabel       *title_label;
   GtkLabel       *details_label;
+  GtkLabel       *start_label;
   GtkSpinButton  *start_spin;
   GtkAdjustment  *start_adjustment;
   GtkSpinButton  *blend_spin;
@@ -59,6 +60,9 @@ sync_symbol (OdoriInspector *self,
   g_autofree char *seam_text = NULL;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->start_spin), symbol != NULL);
+  /* Nothing selected: no start frame at all, rather than a stale greyed one. */
+  gtk_widget_set_visible (GTK_WIDGET (self->start_label), symbol != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->start_spin), symbol != NULL);
   if (symbol == NULL)
     {
       if (n > 1)
@@ -179,6 +183,7 @@ odori_inspector_class_init (OdoriInspectorClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/odori/Odori/odori-inspector.ui");
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, title_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, details_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriInspector, start_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, start_spin);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, start_adjustment);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, blend_spin);

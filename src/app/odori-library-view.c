@@ -6,7 +6,9 @@
  * GtkCustomFilter, in a GtkListView with GtkTreeExpander rows (sysprof-callgraph-view).
  * The tree is built once per library; a search only tells the filter it changed.
  * Activating a motion (double-click, Enter) asks for its preview; rows are drag sources
- * carrying the motion (the item and its score symbol as text).
+ * carrying the motion (the item and its score symbol as text). A right click, the Menu key
+ * or Shift+F10 opens a row's menu: Preview on a motion; Rename Show… (a popover with the
+ * name, then win.rename-show) and Remove Show… (win.remove-show) on a show.
  */
 #include "config.h"
 
@@ -45,6 +47,15 @@ struct _OdoriLibraryView
   GtkLabel           *description_label;
   GtkButton          *preview_button;
   GtkButton          *remove_show_button;
+  GtkPopover         *rename_popover;
+  GtkEntry           *rename_entry;
+  GtkLabel           *rename_error;
+  GtkButton          *rename_button;
+
+  GtkPopover         *row_menu;      /* a GtkPopoverMenu, the row's context menu */
+  OdoriLibraryItem   *menu_item;     /* the row it was opened on */
+  GdkRectangle        row_rect;      /* its row, in the view's coordinates */
+  char               *rename_code;   /* the show being renamed */
 };
 
 G_DEFINE_FINAL_TYPE (OdoriLibraryView, odori_library_view, GTK_TYPE_WIDGET)
@@ -189,6 +200,12 @@ reload_library (OdoriLibraryView *self)
 {
   OdoriIndex *index = self->document ? odori_document_get_index (self->document) : NULL;
 
+  /* A menu or a rename open on a row of the old library closes. */
+  if (self->row_menu != NULL)
+    gtk_popover_popdown (self->row_menu);
+  if (self->rename_popover != NULL)
+    gtk_popover_popdown (self->rename_popover);
+  g_clear_object (&self->menu_item);
   g_clear_object (&self->library);
   self->n_motions = 0;
   if (index != NULL)
@@ -336,6 +353,244 @@ on_preview_clicked_cb (OdoriLibraryView *self)
   request_preview (self, item);
 }
 
+/* Row menu */
+
+static GMenuModel *
+row_menu_model (OdoriLibraryItem *item)
+{
+  OdoriLibraryItemKind kind = odori_library_item_get_kind (item);
+  g_autoptr(GMenu) menu = g_menu_new ();
+
+  if (kind == ODORI_LIBRARY_ITEM_MOTION)
+    g_menu_append (menu, _("_Preview"), "library.preview");
+  else if (kind == ODORI_LIBRARY_ITEM_SHOW)
+    {
+      const char *code = odori_library_item_get_show (item)->code;
+      g_autoptr(GMenuItem) rename = g_menu_item_new (_("Re_name Show…"), NULL);
+      g_autoptr(GMenuItem) remove = g_menu_item_new (_("Re_move Show…"), NULL);
+
+      g_menu_item_set_action_and_target (rename, "library.rename-show", "s", code);
+      g_menu_item_set_action_and_target (remove, "win.remove-show", "s", code);
+      g_menu_append_item (menu, rename);
+      g_menu_append_item (menu, remove);
+    }
+  else
+    return NULL;
+  return G_MENU_MODEL (g_steal_pointer (&menu));
+}
+
+/* The rectangle of WIDGET in the view's coordinates. */
+static GdkRectangle
+rect_of_widget (OdoriLibraryView *self,
+                GtkWidget        *widget)
+{
+  graphene_rect_t bounds;
+  GdkRectangle rect = { 0, 0, 1, 1 };
+
+  if (gtk_widget_compute_bounds (widget, GTK_WIDGET (self), &bounds))
+    {
+      rect.x = (int) bounds.origin.x;
+      rect.y = (int) bounds.origin.y;
+      rect.width = MAX (1, (int) bounds.size.width);
+      rect.height = MAX (1, (int) bounds.size.height);
+    }
+  return rect;
+}
+
+/* Opens ITEM's menu, shown by the row EXPANDER, pointing at RECT (the view's
+ * coordinates). */
+static void
+open_row_menu (OdoriLibraryView   *self,
+               OdoriLibraryItem   *item,
+               GtkWidget          *expander,
+               const GdkRectangle *rect)
+{
+  g_autoptr(GMenuModel) model = row_menu_model (item);
+
+  if (model == NULL)
+    return;
+  g_set_object (&self->menu_item, item);
+  self->row_rect = rect_of_widget (self, expander);
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->row_menu), model);
+  gtk_popover_set_pointing_to (self->row_menu, rect);
+  gtk_popover_popup (self->row_menu);
+}
+
+static void
+select_row (OdoriLibraryView *self,
+            GtkTreeListRow   *row)
+{
+  guint position = gtk_tree_list_row_get_position (row);
+
+  if (gtk_single_selection_get_selected (self->selection) != position)
+    gtk_single_selection_set_selected (self->selection, position);
+}
+
+static void
+on_row_pressed_cb (GtkGestureClick  *gesture,
+                   int               n_press,
+                   double            x,
+                   double            y,
+                   OdoriLibraryView *self)
+{
+  GtkWidget *expander = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  GtkTreeListRow *row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (expander));
+
+  if (row == NULL)
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  select_row (self, row);
+}
+
+/* The menu opens on the release: opened on the press, the popup (which takes the pointer)
+ * would get the release, outside its content, and close at once. */
+static void
+on_row_released_cb (GtkGestureClick  *gesture,
+                    int               n_press,
+                    double            x,
+                    double            y,
+                    OdoriLibraryView *self)
+{
+  GtkWidget *expander = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  g_autoptr(OdoriLibraryItem) item = gtk_tree_expander_get_item (GTK_TREE_EXPANDER (expander));
+  graphene_point_t at;
+  GdkRectangle rect = { (int) x, (int) y, 1, 1 };
+
+  if (item == NULL)
+    return;
+  if (gtk_widget_compute_point (expander, GTK_WIDGET (self), &GRAPHENE_POINT_INIT ((float) x, (float) y), &at))
+    {
+      rect.x = (int) at.x;
+      rect.y = (int) at.y;
+    }
+  open_row_menu (self, item, expander, &rect);
+}
+
+/* The expander of the row that has the keyboard focus, else of the selected row shown. */
+static GtkWidget *
+focused_row_expander (OdoriLibraryView *self)
+{
+  GtkWidget *list = GTK_WIDGET (self->list_view);
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (list));
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  for (GtkWidget *w = focus; w != NULL && w != list; w = gtk_widget_get_parent (w))
+    if (gtk_widget_get_parent (w) == list && GTK_IS_TREE_EXPANDER (gtk_widget_get_first_child (w)))
+      return gtk_widget_get_first_child (w);
+  for (GtkWidget *w = gtk_widget_get_first_child (list); w != NULL; w = gtk_widget_get_next_sibling (w))
+    {
+      GtkWidget *expander = gtk_widget_get_first_child (w);
+      GtkTreeListRow *row;
+
+      if (!GTK_IS_TREE_EXPANDER (expander))
+        continue;
+      row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (expander));
+      if (row != NULL && gtk_tree_list_row_get_position (row) == selected)
+        return expander;
+    }
+  return NULL;
+}
+
+/* library.context-menu (Menu, Shift+F10): the focused row's menu. */
+static void
+context_menu_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  OdoriLibraryView *self = ODORI_LIBRARY_VIEW (widget);
+  GtkWidget *expander = focused_row_expander (self);
+  GtkTreeListRow *row = expander ? gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (expander)) : NULL;
+  g_autoptr(OdoriLibraryItem) item = NULL;
+  GdkRectangle rect;
+
+  if (row == NULL)
+    return;
+  item = gtk_tree_list_row_get_item (row);
+  select_row (self, row);
+  /* Below the row's start, as a menu opened by a click on it would be. */
+  rect = rect_of_widget (self, expander);
+  rect.x += 24;
+  rect.width = 1;
+  open_row_menu (self, item, expander, &rect);
+}
+
+static void
+preview_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  OdoriLibraryView *self = ODORI_LIBRARY_VIEW (widget);
+
+  request_preview (self, self->menu_item);
+}
+
+/* Rename Show */
+
+/* NULL when NAME can be a show's name, else why not. */
+static const char *
+check_show_name (const char *name)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (name));
+
+  if (stripped[0] == '\0')
+    return _("A show needs a name");
+  if (strpbrk (stripped, "\n\r") != NULL)
+    return _("A show’s name is one line");
+  return NULL;
+}
+
+static void
+on_rename_changed_cb (OdoriLibraryView *self)
+{
+  const char *why = check_show_name (gtk_editable_get_text (GTK_EDITABLE (self->rename_entry)));
+
+  gtk_label_set_text (self->rename_error, why ? why : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->rename_error), why != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->rename_button), why == NULL);
+}
+
+/* library.rename-show("CODE"): asks for the show's new name. */
+static void
+rename_show_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  OdoriLibraryView *self = ODORI_LIBRARY_VIEW (widget);
+  const char *code = g_variant_get_string (param, NULL);
+  OdoriIndex *index = self->document ? odori_document_get_index (self->document) : NULL;
+  OdoriIndexShow *show = index ? odori_index_find_show (index, code) : NULL;
+
+  if (show == NULL)
+    return;
+  g_free (self->rename_code);
+  self->rename_code = g_strdup (show->code);
+  gtk_editable_set_text (GTK_EDITABLE (self->rename_entry), show->name ? show->name : show->code);
+  on_rename_changed_cb (self);
+  /* Below the row, which stays in sight. */
+  gtk_popover_set_pointing_to (self->rename_popover, &self->row_rect);
+  gtk_popover_popup (self->rename_popover);
+  gtk_widget_grab_focus (GTK_WIDGET (self->rename_entry));
+  gtk_editable_select_region (GTK_EDITABLE (self->rename_entry), 0, -1);
+}
+
+/* Enter in the name, or the Rename button. */
+static void
+on_rename_confirm_cb (OdoriLibraryView *self)
+{
+  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->rename_entry))));
+  g_autofree char *code = g_strdup (self->rename_code);
+  OdoriIndex *index = self->document ? odori_document_get_index (self->document) : NULL;
+  OdoriIndexShow *show = index && code ? odori_index_find_show (index, code) : NULL;
+
+  if (check_show_name (name) != NULL || code == NULL)
+    return;
+  gtk_popover_popdown (self->rename_popover);
+  /* The same name: nothing to write, nothing to undo. */
+  if (show != NULL && g_strcmp0 (show->name, name) == 0)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.rename-show", "(ss)", code, name);
+}
+
 /* Rows */
 
 static GdkContentProvider *
@@ -388,7 +643,15 @@ setup_row_cb (GtkSignalListItemFactory *factory,
   gtk_box_append (GTK_BOX (box), code);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
 
-  gtk_drag_source_set_actions (drag, GDK_ACTION_COPY);
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_row_pressed_cb), user_data);
+  g_signal_connect (click, "released", G_CALLBACK (on_row_released_cb), user_data);
+  gtk_widget_add_controller (expander, GTK_EVENT_CONTROLLER (click));
+
+  /* Move too: GTK offers it when Shift is held, the timeline's "on every track". */
+  gtk_drag_source_set_actions (drag, GDK_ACTION_COPY | GDK_ACTION_MOVE);
   g_signal_connect (drag, "prepare", G_CALLBACK (on_drag_prepare_cb), NULL);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin_cb), NULL);
   gtk_widget_add_controller (expander, GTK_EVENT_CONTROLLER (drag));
@@ -448,6 +711,8 @@ odori_library_view_dispose (GObject *object)
   /* GTK 4.8 only drops the bound children: unparent the others too. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  self->row_menu = NULL;
+  g_clear_object (&self->menu_item);
   g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_object (&self->selection);
@@ -463,6 +728,7 @@ odori_library_view_finalize (GObject *object)
   OdoriLibraryView *self = ODORI_LIBRARY_VIEW (object);
 
   g_free (self->needle);
+  g_free (self->rename_code);
   G_OBJECT_CLASS (odori_library_view_parent_class)->finalize (object);
 }
 
@@ -541,6 +807,19 @@ odori_library_view_class_init (OdoriLibraryViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_stop_search_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_list_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_preview_clicked_cb);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, rename_popover);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, rename_entry);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, rename_error);
+  gtk_widget_class_bind_template_child (widget_class, OdoriLibraryView, rename_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_rename_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_rename_confirm_cb);
+
+  gtk_widget_class_install_action (widget_class, "library.context-menu", NULL, context_menu_action);
+  gtk_widget_class_install_action (widget_class, "library.preview", NULL, preview_action);
+  gtk_widget_class_install_action (widget_class, "library.rename-show", "s", rename_show_action);
+  /* GNOME's keys for a context menu. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "library.context-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "library.context-menu", NULL);
   gtk_widget_class_set_css_name (widget_class, "odori-library-view");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -560,12 +839,17 @@ odori_library_view_init (OdoriLibraryView *self)
                            G_CALLBACK (on_selection_changed_cb), self, G_CONNECT_SWAPPED);
 
   factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), self);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), NULL);
   gtk_list_view_set_factory (self->list_view, factory);
   g_object_unref (factory);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+
+  self->row_menu = GTK_POPOVER (gtk_popover_menu_new_from_model (NULL));
+  gtk_popover_set_has_arrow (self->row_menu, FALSE);
+  gtk_widget_set_halign (GTK_WIDGET (self->row_menu), GTK_ALIGN_START);
+  gtk_widget_insert_after (GTK_WIDGET (self->row_menu), GTK_WIDGET (self), NULL);
 
   self->document_signals = g_signal_group_new (ODORI_TYPE_DOCUMENT);
   g_signal_group_connect_object (self->document_signals, "notify::index",

@@ -423,6 +423,42 @@ snapshot_seams (OdoriTimeline *self,
     }
 }
 
+/* Why a drop or a move is refused, in a box inside the visible lanes: wrapped to fit,
+ * below the track (above it for the last rows), starting near X. The drag icon
+ * sits right under the pointer, so the box keeps to the next row. */
+static void
+snapshot_note (OdoriTimeline *self,
+               GtkSnapshot   *snapshot,
+               const Paint   *paint,
+               const char    *text,
+               double         x,
+               int            track)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  double room = paint->width - HEADER_WIDTH - 16;
+  double top = _odori_timeline_row_top (self, (guint) MAX (track, 0));
+  GdkRGBA bg = paint->header_bg;
+  int w, h;
+  double bx, by;
+
+  if (room < 40)
+    return;
+  pango_layout_set_width (layout, (int) (MIN (room, 460) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  bx = CLAMP (x, HEADER_WIDTH + 8, paint->width - 8 - w);
+  by = top + ROW_HEIGHT + 2;
+  if (by + h + 8 > paint->height && top - h - 10 >= RULER_HEIGHT)
+    by = top - h - 10;
+  bg.alpha = 0.94f;
+  rect (snapshot, &bg, bx - 4, by, w + 8, h + 8);
+  outline (snapshot, &playhead_color, bx - 4, by, w + 8, h + 8, 1);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) bx, (float) (by + 4)));
+  gtk_snapshot_append_layout (snapshot, layout, &paint->fg);
+  gtk_snapshot_restore (snapshot);
+}
+
 static void
 snapshot_drop_ghost (OdoriTimeline *self,
                      GtkSnapshot   *snapshot,
@@ -443,11 +479,7 @@ snapshot_drop_ghost (OdoriTimeline *self,
   rect (snapshot, &color, x0, y + BLOCK_INSET, MAX (x1 - x0, 3), ROW_HEIGHT - 2 * BLOCK_INSET);
   outline (snapshot, &paint->fg, x0, y + BLOCK_INSET, MAX (x1 - x0, 3), ROW_HEIGHT - 2 * BLOCK_INSET, 1);
   if (self->drop_refusal != NULL)
-    {
-      g_autofree char *markup = g_markup_escape_text (self->drop_refusal, -1);
-
-      text_at (self, snapshot, markup, x0 + 6, y + ROW_HEIGHT / 2.0, paint->width - x0 - 12, &paint->fg);
-    }
+    snapshot_note (self, snapshot, paint, self->drop_refusal, x0, self->drop_part);
 }
 
 static void
@@ -485,13 +517,14 @@ snapshot_lanes (OdoriTimeline *self,
         }
       snapshot_track (self, snapshot, paint, t, y);
     }
-  if (t0 <= t1)
-    snapshot_seams (self, snapshot, paint, t0, t1);
   /* Where the dance ends. */
   if (end_x > HEADER_WIDTH && end_x < paint->width)
     rect (snapshot, &paint->line, end_x, RULER_HEIGHT, 1,
           MIN (paint->height, _odori_timeline_row_top (self, n)) - RULER_HEIGHT);
   snapshot_drop_ghost (self, snapshot, paint);
+  if (self->mode == MODE_MOVE && self->drag_refusal != NULL)
+    snapshot_note (self, snapshot, paint, self->drag_refusal, self->press_x,
+                   odori_timeline_track_at_y (self, self->press_y));
 
   if (self->mode == MODE_BAND)
     {
@@ -564,6 +597,28 @@ ruler_step (OdoriTimeline *self,
   return frame_steps[G_N_ELEMENTS (frame_steps) - 1];
 }
 
+/* Minor ticks: fifths or halves of a step, when six pixels apart at least. */
+static guint
+ruler_minor_step (OdoriTimeline *self,
+                  guint          step)
+{
+  if (step % 5 == 0 && step / 5 * self->ppf >= 6)
+    return step / 5;
+  if (step % 2 == 0 && step / 2 * self->ppf >= 6)
+    return step / 2;
+  return step;
+}
+
+/* Frames between the ruler's ticks (minor ones included) at the current zoom: what a
+ * click in the ruler snaps to. */
+guint
+_odori_timeline_ruler_tick (OdoriTimeline *self)
+{
+  Paint paint = { .fps = _odori_timeline_fps (self) };
+
+  return ruler_minor_step (self, ruler_step (self, &paint, self->units == ODORI_TIME_UNITS_BOTH ? 110 : 70));
+}
+
 static void
 snapshot_ruler (OdoriTimeline *self,
                 GtkSnapshot   *snapshot,
@@ -571,15 +626,10 @@ snapshot_ruler (OdoriTimeline *self,
 {
   double min_gap = self->units == ODORI_TIME_UNITS_BOTH ? 110 : 70;
   guint step = ruler_step (self, paint, min_gap);
-  guint minor = step;
+  guint minor = ruler_minor_step (self, step);
   GdkRGBA tick = paint->fg;
+  double label_end = 0;
   guint first;
-
-  /* Minor ticks: fifths or halves of a step, when six pixels apart at least. */
-  if (step % 5 == 0 && step / 5 * self->ppf >= 6)
-    minor = step / 5;
-  else if (step % 2 == 0 && step / 2 * self->ppf >= 6)
-    minor = step / 2;
 
   rect (snapshot, &paint->header_bg, 0, 0, paint->width, RULER_HEIGHT);
   rect (snapshot, &paint->line, 0, RULER_HEIGHT - 1, paint->width, 1);
@@ -597,8 +647,23 @@ snapshot_ruler (OdoriTimeline *self,
         {
           g_autofree char *label = ruler_label (self, f, step, paint);
           g_autofree char *markup = g_markup_printf_escaped ("<small>%s</small>", label);
+          g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+          int w;
 
-          text_at (self, snapshot, markup, x + 3, 8, min_gap - 8, &paint->dim);
+          pango_layout_set_markup (layout, markup, -1);
+          pango_layout_get_pixel_size (layout, &w, NULL);
+          /* The last label in view goes left of its tick rather than being cut (or
+           * not at all when that would run into the label before it). */
+          if (x + 3 + w > paint->width - 2)
+            {
+              if (x - 3 - w >= MAX (HEADER_WIDTH, label_end + 12))
+                layout_at (snapshot, layout, x - 3 - w, 8, &paint->dim);
+            }
+          else
+            {
+              text_at (self, snapshot, markup, x + 3, 8, min_gap - 8, &paint->dim);
+              label_end = x + 3 + MIN (w, min_gap - 8);
+            }
         }
       if (f > G_MAXUINT - minor)
         break;
@@ -675,6 +740,21 @@ _odori_timeline_snapshot (GtkWidget   *widget,
   snapshot_ruler (self, snapshot, &paint);
   snapshot_header (self, snapshot, &paint);
   snapshot_playhead (self, snapshot, &paint);
+  /* Seam marks above the playhead, which would hide them. */
+  {
+    guint n = _odori_timeline_n_parts (self);
+    int t0 = (int) floor (_odori_timeline_vvalue (self) / ROW_HEIGHT);
+    int t1 = (int) floor ((_odori_timeline_vvalue (self) + paint.height - RULER_HEIGHT) / ROW_HEIGHT);
+
+    t0 = CLAMP (t0, 0, (int) n);
+    t1 = MIN (t1, (int) n - 1);
+    gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
+                                                           (float) (paint.width - HEADER_WIDTH),
+                                                           (float) (paint.height - RULER_HEIGHT)));
+    if (t0 <= t1)
+      snapshot_seams (self, snapshot, &paint, (guint) t0, (guint) t1);
+    gtk_snapshot_pop (snapshot);
+  }
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -767,7 +847,8 @@ _odori_timeline_query_tooltip (GtkWidget  *widget,
   const OdoriSeam *seam;
   int track;
 
-  if (_odori_timeline_get_score (self) == NULL || self->mode != MODE_NONE)
+  if (_odori_timeline_get_score (self) == NULL || self->mode != MODE_NONE || self->drop_symbol != NULL ||
+      self->tooltip_quiet)
     return FALSE;
   if (keyboard)
     {

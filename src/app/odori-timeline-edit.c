@@ -100,6 +100,59 @@ odori_timeline_move_selection (OdoriTimeline  *self,
   return apply_edit (self, g_steal_pointer (&edit), error);
 }
 
+static gboolean
+sel_equal (GPtrArray *a,
+           GPtrArray *b)
+{
+  if (a == NULL || b == NULL || a->len != b->len)
+    return FALSE;
+  for (guint t = 0; t < a->len; t++)
+    {
+      GArray *x = g_ptr_array_index (a, t), *y = g_ptr_array_index (b, t);
+
+      if (x->len != y->len || (x->len > 0 && memcmp (x->data, y->data, x->len * sizeof (guint)) != 0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static guint selection_first_start (OdoriTimeline *self);
+
+/* A nudge continuing a run (the same selection, nothing else done since) takes the
+ * run's step back and records the whole run again as one move. */
+gboolean
+_odori_timeline_nudge (OdoriTimeline *self,
+                       int            delta)
+{
+  gboolean merge, ok;
+  int total = delta;
+
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), FALSE);
+
+  if (self->n_selected == 0 || self->undo == NULL)
+    return FALSE;
+  merge = self->nudge_edit != NULL && sel_equal (self->nudge_sel, self->selection) &&
+          odori_undo_get_can_undo (self->undo) && !odori_undo_get_can_redo (self->undo);
+  self->nudging = TRUE;
+  if (merge)
+    {
+      total = (int) selection_first_start (self) - (int) self->nudge_origin + delta;
+      merge = odori_undo_undo (self->undo);
+    }
+  if (!merge)
+    self->nudge_origin = selection_first_start (self);
+  self->nudge_edit = NULL;
+  ok = total != 0 && odori_timeline_move_selection (self, total, NULL);
+  if (!ok && merge && total != 0)
+    /* Refused: the run's earlier nudges stay (back at the start, there is no step). */
+    odori_undo_redo (self->undo);
+  self->nudging = FALSE;
+  g_clear_pointer (&self->nudge_sel, g_ptr_array_unref);
+  if (self->nudge_edit != NULL)
+    self->nudge_sel = _odori_timeline_sel_copy (self);
+  return ok;
+}
+
 gboolean
 odori_timeline_set_symbol_start (OdoriTimeline  *self,
                                  guint           track,
@@ -273,6 +326,48 @@ odori_timeline_drop (OdoriTimeline  *self,
       start = _odori_timeline_snap_start (self, frames, start, _odori_timeline_sym_info (self, symbol)->n);
     }
   if (!odori_timeline_insert (self, track, start, symbol, error))
+    return FALSE;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  return TRUE;
+}
+
+gboolean
+_odori_timeline_drop_everywhere (OdoriTimeline  *self,
+                                 const char     *symbol,
+                                 double          x,
+                                 GError        **error)
+{
+  g_autoptr(OdoriScoreEdit) edit = NULL;
+  g_autoptr(GError) first_refusal = NULL;
+  guint start;
+
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), FALSE);
+  g_return_val_if_fail (symbol != NULL, FALSE);
+
+  if (x < HEADER_WIDTH || self->document == NULL || _odori_timeline_n_parts (self) == 0)
+    return refuse_literal (self, error, _("Drop the motion on a track, at the frame where it should start"));
+  start = odori_timeline_frame_at_x (self, x);
+  if (self->snap)
+    {
+      g_autoptr(GArray) frames = _odori_timeline_collect_snap_frames (self, FALSE);
+
+      start = _odori_timeline_snap_start (self, frames, start, _odori_timeline_sym_info (self, symbol)->n);
+    }
+  edit = odori_score_edit_new (_("Insert"));
+  for (guint t = 0; t < _odori_timeline_n_parts (self); t++)
+    {
+      GError *why = _odori_timeline_check_placement (self, t, start, symbol);
+
+      if (why == NULL)
+        odori_score_edit_add_symbol (edit, t, start, symbol);
+      else if (first_refusal == NULL)
+        first_refusal = why;
+      else
+        g_error_free (why);
+    }
+  if (odori_score_edit_get_added (edit)->len == 0)
+    return refuse (self, g_steal_pointer (&first_refusal), error);
+  if (!apply_edit (self, g_steal_pointer (&edit), error))
     return FALSE;
   gtk_widget_grab_focus (GTK_WIDGET (self));
   return TRUE;
@@ -669,6 +764,11 @@ _odori_timeline_on_edit_done (OdoriTimeline  *self,
   GArray *now = forward ? odori_score_edit_get_added (edit) : odori_score_edit_get_removed (edit);
   GArray *gone = forward ? odori_score_edit_get_removed (edit) : odori_score_edit_get_added (edit);
 
+  /* Any other step ends a run of nudges. */
+  if (!self->nudging)
+    self->nudge_edit = NULL;
+  else if (forward)
+    self->nudge_edit = edit;
   _odori_timeline_sel_validate (self);
   if (position >= 0)
     {

@@ -25,6 +25,23 @@ drag_item_clear (DragItem *item)
   g_clear_pointer (&item->symbol, g_free);
 }
 
+/* The frame for a click at X in the ruler: on a tick when the pointer is within a few
+ * pixels of one, so the playhead (and a paste at it) lands on the frame the ruler's
+ * label names. Below a pixel per frame, the pixel under the pointer spans several
+ * frames and would otherwise round a frame or two past the tick. */
+static guint
+ruler_frame_at_x (OdoriTimeline *self,
+                  double         x)
+{
+  double exact = _odori_timeline_frame_at_x_exact (self, x);
+  guint tick = MAX (_odori_timeline_ruler_tick (self), 1);
+  double nearest = round ((exact - 1) / tick) * tick + 1;
+
+  if (nearest >= 1 && fabs (odori_timeline_x_for_frame (self, nearest) - x) <= RULER_SNAP_PX)
+    return (guint) nearest;
+  return odori_timeline_frame_at_x (self, x);
+}
+
 static void
 seek (OdoriTimeline *self,
       double         x)
@@ -32,7 +49,7 @@ seek (OdoriTimeline *self,
   if (self->session == NULL)
     return;
   odori_session_stop_preview (self->session);
-  odori_session_set_frame (self->session, odori_timeline_frame_at_x (self, x));
+  odori_session_set_frame (self->session, ruler_frame_at_x (self, x));
 }
 
 static void
@@ -84,6 +101,7 @@ _odori_timeline_pointer_press (OdoriTimeline   *self,
   g_return_if_fail (ODORI_IS_TIMELINE (self));
 
   self->mode = MODE_NONE;
+  self->nudge_edit = NULL;
   self->press_x = self->pointer_x = x;
   self->press_y = y;
   self->press_state = state;
@@ -190,17 +208,23 @@ begin_move (OdoriTimeline *self)
   g_clear_pointer (&self->snap_frames, g_array_unref);
   self->snap_frames = _odori_timeline_collect_snap_frames (self, TRUE);
   self->drag_delta = 0;
+  self->drag_track_delta = 0;
+  g_clear_pointer (&self->drag_refusal, g_free);
   self->drag_frame0 = self->session ? odori_session_get_frame (self->session) : 1;
   if (self->session != NULL)
     odori_session_set_playing (self->session, FALSE);
   self->mode = MODE_MOVE;
 }
 
-/* The drag's edit from the items at FROM frames off their origin to TO. */
+/* The drag's edit from the items at FROM frames (and FROM_TRACKS tracks) off their
+ * origin to TO (TO_TRACKS): a move along the tracks keeps each symbol's line; a move
+ * across them takes it off one track and puts it on another. */
 static OdoriScoreEdit *
 drag_edit (OdoriTimeline *self,
            int            from,
-           int            to)
+           int            from_tracks,
+           int            to,
+           int            to_tracks)
 {
   OdoriScoreEdit *edit = odori_score_edit_new (_("Move"));
 
@@ -209,75 +233,130 @@ drag_edit (OdoriTimeline *self,
       DragItem *item = &g_array_index (self->drag_items, DragItem, i);
       OdoriScoreSymbol s = { (guint) ((int) item->start + from), item->symbol, item->line };
 
-      odori_score_edit_move_symbol (edit, item->part, &s, (guint) ((int) item->start + to));
+      if (from_tracks == to_tracks)
+        odori_score_edit_move_symbol (edit, (guint) ((int) item->part + from_tracks), &s,
+                                      (guint) ((int) item->start + to));
+      else
+        {
+          if (from_tracks != 0)
+            s.line = 0;
+          odori_score_edit_remove_symbol (edit, (guint) ((int) item->part + from_tracks), &s);
+          odori_score_edit_add_symbol (edit, (guint) ((int) item->part + to_tracks),
+                                       (guint) ((int) item->start + to), item->symbol);
+        }
     }
   return edit;
 }
 
-/* Whether every item can land DELTA frames off its origin (no unmoved symbol there). */
+/* Whether every item can land DELTA frames and TRACKS tracks off its origin (no unmoved
+ * symbol there). */
 static gboolean
 move_fits (OdoriTimeline *self,
-           int            delta)
+           int            delta,
+           int            tracks)
 {
   for (guint i = 0; i < self->drag_items->len; i++)
     {
       DragItem *item = &g_array_index (self->drag_items, DragItem, i);
       guint at = (guint) ((int) item->start + delta);
+      guint part = (guint) ((int) item->part + tracks);
 
       /* The selection is where the items are now: a selected symbol there moves too. */
-      if (_odori_timeline_find_symbol (self, item->part, at) != NULL &&
-          !_odori_timeline_sel_contains (self, item->part, at))
+      if (_odori_timeline_find_symbol (self, part, at) != NULL &&
+          !_odori_timeline_sel_contains (self, part, at))
         return FALSE;
     }
   return TRUE;
 }
 
+/* The selection (and the focus) follow the dragged items to DELTA, TRACKS. */
 static void
-sel_shift (OdoriTimeline *self,
-           int            by)
+sel_follow (OdoriTimeline *self,
+            int            delta,
+            int            tracks)
 {
-  for (guint t = 0; t < self->selection->len; t++)
-    {
-      GArray *a = g_ptr_array_index (self->selection, t);
+  DragItem *primary = &g_array_index (self->drag_items, DragItem, self->drag_primary);
 
-      for (guint i = 0; i < a->len; i++)
-        g_array_index (a, guint, i) = (guint) ((int) g_array_index (a, guint, i) + by);
+  _odori_timeline_sel_clear (self);
+  for (guint i = 0; i < self->drag_items->len; i++)
+    {
+      DragItem *item = &g_array_index (self->drag_items, DragItem, i);
+
+      _odori_timeline_sel_add (self, (guint) ((int) item->part + tracks), (guint) ((int) item->start + delta));
     }
-  if (self->focus_start != 0 && _odori_timeline_sel_contains (self, self->focus_part,
-                                                              (guint) ((int) self->focus_start + by)))
-    self->focus_start = (guint) ((int) self->focus_start + by);
+  self->focus_part = (int) primary->part + tracks;
+  self->focus_start = (guint) ((int) primary->start + delta);
 }
 
-/* Puts the dragged symbols DELTA frames off their origin, live. */
+/* Puts the dragged symbols DELTA frames and TRACKS tracks off their origin, live. */
 static void
 move_to (OdoriTimeline *self,
-         int            delta)
+         int            delta,
+         int            tracks)
 {
   g_autoptr(OdoriScoreEdit) edit = NULL;
   DragItem *primary;
 
-  if (delta == self->drag_delta || !move_fits (self, delta))
+  if ((delta == self->drag_delta && tracks == self->drag_track_delta) || !move_fits (self, delta, tracks))
     return;
-  edit = drag_edit (self, self->drag_delta, delta);
+  edit = drag_edit (self, self->drag_delta, self->drag_track_delta, delta, tracks);
   if (!odori_undo_apply_unrecorded (self->undo, edit, TRUE, NULL))
     return;
-  sel_shift (self, delta - self->drag_delta);
   self->drag_delta = delta;
+  self->drag_track_delta = tracks;
+  sel_follow (self, delta, tracks);
   /* Dragging scrubs: the viewport shows the moved symbol's first frame. */
   primary = &g_array_index (self->drag_items, DragItem, self->drag_primary);
   if (self->session != NULL)
     odori_session_set_frame (self->session, (guint) ((int) primary->start + delta));
-  _odori_timeline_update_accessible (self);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* The inspector shows the dragged block where it is now. */
+  _odori_timeline_selection_changed (self);
+}
+
+/* The tracks the pointer at Y asks the items to move by, when every item can go there;
+ * else the current offset, with the reason kept for the user. */
+static int
+drag_tracks (OdoriTimeline *self,
+             double         y)
+{
+  int n = (int) _odori_timeline_n_parts (self);
+  int under = odori_timeline_track_at_y (self, y);
+  int tracks, lo = 0, hi = 0;
+
+  if (under < 0)
+    return self->drag_track_delta;
+  for (guint i = 0; i < self->drag_items->len; i++)
+    {
+      DragItem *item = &g_array_index (self->drag_items, DragItem, i);
+
+      lo = i == 0 ? (int) item->part : MIN (lo, (int) item->part);
+      hi = i == 0 ? (int) item->part : MAX (hi, (int) item->part);
+    }
+  tracks = CLAMP (under - (int) self->press_part, -lo, n - 1 - hi);
+  g_clear_pointer (&self->drag_refusal, g_free);
+  for (guint i = 0; tracks != 0 && i < self->drag_items->len; i++)
+    {
+      DragItem *item = &g_array_index (self->drag_items, DragItem, i);
+      OdoriScorePart *part = _odori_timeline_get_part (self, (guint) ((int) item->part + tracks));
+      g_autoptr(GError) why = NULL;
+
+      if (!odori_document_check_symbol (self->document, part, item->symbol, &why))
+        {
+          self->drag_refusal = g_strdup (why->message);
+          return self->drag_track_delta;
+        }
+    }
+  return tracks;
 }
 
 static void
 update_move (OdoriTimeline   *self,
              double           x,
+             double           y,
              GdkModifierType  state)
 {
   DragItem *primary;
-  int delta;
+  int delta, tracks;
 
   if (self->drag_items->len == 0)
     return;
@@ -292,17 +371,27 @@ update_move (OdoriTimeline   *self,
                                                 primary->n) - (int) primary->start;
     }
   delta = MAX (delta, 1 - (int) self->drag_min_start);
-  move_to (self, delta);
+  tracks = drag_tracks (self, y);
+  move_to (self, delta, tracks);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
 end_move (OdoriTimeline *self)
 {
+  g_autofree char *refusal = g_steal_pointer (&self->drag_refusal);
+
   /* Back where it began (or cancelled): nothing recorded, the dirty mark as it was. */
-  odori_undo_push_applied (self->undo, self->drag_delta != 0 ? drag_edit (self, 0, self->drag_delta) : NULL);
+  odori_undo_push_applied (self->undo, self->drag_delta != 0 || self->drag_track_delta != 0
+                                       ? drag_edit (self, 0, 0, self->drag_delta, self->drag_track_delta)
+                                       : NULL);
+  self->nudge_edit = NULL;
   g_clear_pointer (&self->drag_items, g_array_unref);
   g_clear_pointer (&self->snap_frames, g_array_unref);
   _odori_timeline_selection_changed (self);
+  /* Released over a track that could not take it: say why. */
+  if (refusal != NULL)
+    _odori_timeline_emit_refused (self, refusal);
 }
 
 static void
@@ -368,13 +457,13 @@ _odori_timeline_pointer_drag (OdoriTimeline   *self,
       seek (self, x);
       break;
     case MODE_PRESS_BLOCK:
-      if (fabs (x - self->press_x) < DRAG_THRESHOLD ||
+      if (hypot (x - self->press_x, y - self->press_y) < DRAG_THRESHOLD ||
           !_odori_timeline_sel_contains (self, self->press_part, self->press_start))
         break;
       begin_move (self);
       G_GNUC_FALLTHROUGH;
     case MODE_MOVE:
-      update_move (self, x, state);
+      update_move (self, x, y, state);
       break;
     case MODE_BAND:
       update_band (self, x, y);
@@ -419,21 +508,50 @@ _odori_timeline_pointer_cancel (OdoriTimeline *self)
 {
   g_return_if_fail (ODORI_IS_TIMELINE (self));
 
-  if (self->mode == MODE_MOVE && self->drag_delta != 0)
+  if (self->mode == MODE_MOVE && (self->drag_delta != 0 || self->drag_track_delta != 0))
     {
-      g_autoptr(OdoriScoreEdit) edit = drag_edit (self, self->drag_delta, 0);
+      g_autoptr(OdoriScoreEdit) edit = drag_edit (self, self->drag_delta, self->drag_track_delta, 0, 0);
 
       if (odori_undo_apply_unrecorded (self->undo, edit, TRUE, NULL))
-        sel_shift (self, -self->drag_delta);
+        sel_follow (self, 0, 0);
       if (self->session != NULL)
         odori_session_set_frame (self->session, self->drag_frame0);
       self->drag_delta = 0;
+      self->drag_track_delta = 0;
     }
+  if (self->mode == MODE_MOVE)
+    g_clear_pointer (&self->drag_refusal, g_free);
   if (self->mode == MODE_MOVE)
     end_move (self);
   g_clear_pointer (&self->band_base, g_ptr_array_unref);
   self->mode = MODE_NONE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+_odori_timeline_context_click (OdoriTimeline *self,
+                               double         x,
+                               double         y)
+{
+  OdoriScoreSymbol *s;
+  int track;
+
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), FALSE);
+
+  track = odori_timeline_track_at_y (self, y);
+  if (self->document == NULL || self->mode != MODE_NONE || track < 0 || x < HEADER_WIDTH ||
+      (s = _odori_timeline_symbol_under (self, track, x)) == NULL)
+    return FALSE;
+  if (!_odori_timeline_sel_contains (self, track, s->start))
+    odori_timeline_select (self, track, s->start, ODORI_TIMELINE_SELECT_REPLACE);
+  set_focus (self, track, s->start);
+  if (self->context_menu != NULL)
+    {
+      gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                                   &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+      gtk_popover_popup (GTK_POPOVER (self->context_menu));
+    }
+  return TRUE;
 }
 
 gboolean
@@ -450,6 +568,31 @@ _odori_timeline_scroll (OdoriTimeline   *self,
   return TRUE;
 }
 
+/* No tooltip over what was just dropped or moved: it would cover the tracks. */
+static void
+quiet_tooltip (OdoriTimeline *self,
+               double         x,
+               double         y)
+{
+  self->tooltip_quiet = TRUE;
+  self->quiet_x = x;
+  self->quiet_y = y;
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+}
+
+static void
+on_context_pressed_cb (GtkGestureClick *gesture,
+                       int              n_press,
+                       double           x,
+                       double           y,
+                       OdoriTimeline   *self)
+{
+  if (gtk_widget_get_focusable (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (_odori_timeline_context_click (self, x, y))
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
 static void
 on_drag_begin_cb (GtkGestureDrag *gesture,
                   double          x,
@@ -460,6 +603,9 @@ on_drag_begin_cb (GtkGestureDrag *gesture,
 
   if (gtk_widget_get_focusable (GTK_WIDGET (self)))
     gtk_widget_grab_focus (GTK_WIDGET (self));
+  /* A tooltip popping up under a resting pointer after a click would cover the
+   * tracks below (and take the next click): none until the pointer moves on. */
+  quiet_tooltip (self, x, y);
   _odori_timeline_pointer_press (self, x, y, state);
   if (self->mode == MODE_NONE)
     gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
@@ -489,6 +635,8 @@ on_drag_end_cb (GtkGestureDrag *gesture,
   double x, y;
 
   gtk_gesture_drag_get_start_point (gesture, &x, &y);
+  if (self->mode == MODE_MOVE)
+    quiet_tooltip (self, x + dx, y + dy);
   _odori_timeline_pointer_release (self, x + dx, y + dy);
 }
 
@@ -518,7 +666,10 @@ on_motion_cb (GtkEventControllerMotion *controller,
               OdoriTimeline            *self)
 {
   self->pointer_x = x;
+  if (self->tooltip_quiet && hypot (x - self->quiet_x, y - self->quiet_y) > 24)
+    self->tooltip_quiet = FALSE;
 }
+
 
 /* Drops from the library browser */
 
@@ -580,7 +731,13 @@ on_drop_motion_cb (GtkDropTarget *target,
 
   self->pointer_x = x;
   _odori_timeline_drop_hover (self, symbol, x, y);
-  return self->drop_symbol != NULL && self->drop_refusal == NULL ? GDK_ACTION_COPY : 0;
+  gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+  /* A refused place still takes the drop, so that the release can say why (the ghost
+   * says it already). */
+  if (self->drop_symbol == NULL)
+    return 0;
+  return gdk_drop_get_actions (gtk_drop_target_get_current_drop (target)) & GDK_ACTION_COPY ? GDK_ACTION_COPY
+                                                                                             : GDK_ACTION_MOVE;
 }
 
 static void
@@ -588,6 +745,16 @@ on_drop_leave_cb (GtkDropTarget *target,
                   OdoriTimeline *self)
 {
   _odori_timeline_drop_hover (self, NULL, 0, 0);
+}
+
+/* Whether a drop is the Shift one: GTK's drag turns Shift into the move action (the
+ * library offers copy and move), so a drop offering only a move had Shift held. */
+static gboolean
+drop_is_shifted (GtkDropTarget *target)
+{
+  GdkDrop *drop = gtk_drop_target_get_current_drop (target);
+
+  return drop != NULL && (gdk_drop_get_actions (drop) & (GDK_ACTION_COPY | GDK_ACTION_MOVE)) == GDK_ACTION_MOVE;
 }
 
 static gboolean
@@ -601,8 +768,11 @@ on_drop_cb (GtkDropTarget *target,
   g_autoptr(GError) error = NULL;
 
   _odori_timeline_drop_hover (self, NULL, 0, 0);
+  quiet_tooltip (self, x, y);
   if (symbol == NULL)
     return FALSE;
+  if (drop_is_shifted (target))
+    return _odori_timeline_drop_everywhere (self, symbol, x, &error);
   return odori_timeline_drop (self, symbol, x, y, &error);
 }
 
@@ -708,7 +878,7 @@ nudge_action (GtkWidget  *widget,
 
   if (g_str_equal (name, "timeline.nudge-seconds"))
     delta *= (int) _odori_timeline_fps (self);
-  odori_timeline_move_selection (self, delta, NULL);
+  _odori_timeline_nudge (self, delta);
 }
 
 static void
@@ -806,6 +976,8 @@ _odori_timeline_class_init_input (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "timeline.unselect-all", NULL);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_cb, NULL);
+  /* Shift is held to move freely: Escape still cancels that drag. */
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, GDK_SHIFT_MASK, escape_cb, NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.focus-track", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.focus-track", "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "timeline.focus-symbol",
@@ -848,9 +1020,11 @@ _odori_timeline_init_input (OdoriTimeline *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkGesture *context = gtk_gesture_click_new ();
   GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  /* Move too: a drag source offers it when Shift is held (the drop on every track). */
+  GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY | GDK_ACTION_MOVE);
   GType drop_types[] = { ODORI_TYPE_LIBRARY_ITEM, G_TYPE_STRING };
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
@@ -859,6 +1033,10 @@ _odori_timeline_init_input (OdoriTimeline *self)
   g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end_cb), self);
   g_signal_connect (drag, "cancel", G_CALLBACK (on_drag_cancel_cb), self);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (context), GDK_BUTTON_SECONDARY);
+  g_signal_connect (context, "pressed", G_CALLBACK (on_context_pressed_cb), self);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (context));
 
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll_cb), self);
   gtk_widget_add_controller (widget, scroll);

@@ -24,6 +24,7 @@ struct _OdoriTimelinePane
   GSignalGroup  *undo_signals;
 
   GMenu           *add_track_section;
+  GMenuModel      *block_menu;
   GtkToggleButton *snap_button;
   GtkLabel        *timeline_status;
   OdoriTimeline   *timeline;
@@ -176,6 +177,7 @@ odori_timeline_pane_class_init (OdoriTimelinePaneClass *klass)
   g_type_ensure (ODORI_TYPE_INSPECTOR);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/odori/Odori/odori-timeline-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, add_track_section);
+  gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, block_menu);
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, snap_button);
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, timeline_status);
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, timeline);
@@ -188,6 +190,7 @@ odori_timeline_pane_init (OdoriTimelinePane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  odori_timeline_set_context_menu (self->timeline, self->block_menu);
   g_object_bind_property (self->snap_button, "active", self->timeline, "snap",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->timeline, "selection-changed", G_CALLBACK (update_status),

@@ -21,6 +21,7 @@ G_BEGIN_DECLS
 #define ROW_HEIGHT      34
 #define BLOCK_INSET     4
 #define SNAP_PX         8.0
+#define RULER_SNAP_PX   4.0
 #define DRAG_THRESHOLD  4.0
 #define MIN_PPF         0.0005
 #define MAX_PPF         48.0
@@ -116,6 +117,16 @@ struct _OdoriTimeline
   guint                 drag_min_start;
   guint                 drag_frame0;    /* the playhead before the drag */
   GArray               *snap_frames;    /* guint, sorted */
+  int                   drag_track_delta; /* tracks off their origin (a move across tracks) */
+  char                 *drag_refusal;   /* why the tracks under the pointer cannot take it */
+
+  /* A run of nudges on one selection is one undo step: the step the last nudge
+   * recorded (compared, never dereferenced), the selection after it, and where the
+   * run's first selected start was before it began. */
+  gconstpointer         nudge_edit;
+  GPtrArray            *nudge_sel;
+  guint                 nudge_origin;
+  gboolean              nudging;
   double                band_x0, band_y0, band_x1, band_y1;
   GPtrArray            *band_base;      /* selection before an additive band */
 
@@ -124,6 +135,9 @@ struct _OdoriTimeline
   int                   drop_part;
   guint                 drop_frame;
   char                 *drop_refusal;
+  GtkWidget            *context_menu;   /* a GtkPopoverMenu, or NULL */
+  gboolean              tooltip_quiet;  /* after a drop or a move, until the pointer moves on */
+  double                quiet_x, quiet_y;
 
   /* The composer's seam report as last asked for (a ref to its array, or NULL): asked
    * for once edits settle, as it costs a pass over the dance */
@@ -144,6 +158,11 @@ void              _odori_timeline_pointer_release       (OdoriTimeline   *self,
                                                          double           x,
                                                          double           y);
 void              _odori_timeline_pointer_cancel        (OdoriTimeline   *self);
+/* A right click: selects the block under X, Y (unless it is selected) and pops up the
+ * context menu; FALSE when there is no block there. */
+gboolean          _odori_timeline_context_click         (OdoriTimeline   *self,
+                                                         double           x,
+                                                         double           y);
 /* Ctrl+scroll zooms about X; other scrolling is left to the scrolled window. */
 gboolean          _odori_timeline_scroll                (OdoriTimeline   *self,
                                                          double           x,
@@ -219,12 +238,21 @@ guint             _odori_timeline_snap_start            (OdoriTimeline *self,
 void              _odori_timeline_on_edit_done          (OdoriTimeline  *self,
                                                          OdoriScoreEdit *edit,
                                                          gboolean       forward);
+/* A nudge of the selection by DELTA frames; a run of them is one undo step. */
+gboolean          _odori_timeline_nudge                 (OdoriTimeline  *self,
+                                                         int            delta);
+/* A Shift drop: SYMBOL at X on every track that can take it, one undo step. */
+gboolean          _odori_timeline_drop_everywhere       (OdoriTimeline  *self,
+                                                         const char     *symbol,
+                                                         double          x,
+                                                         GError        **error);
 
 /* odori-timeline-input.c */
 void              _odori_timeline_class_init_input      (GtkWidgetClass *widget_class);
 void              _odori_timeline_init_input            (OdoriTimeline *self);
 
 /* odori-timeline-draw.c */
+guint             _odori_timeline_ruler_tick            (OdoriTimeline *self);
 void              _odori_timeline_snapshot              (GtkWidget   *widget,
                                                          GtkSnapshot *snapshot);
 gboolean          _odori_timeline_query_tooltip         (GtkWidget  *widget,

@@ -721,6 +721,28 @@ odori_timeline_get_selected_symbol (OdoriTimeline *self,
 /* ---------------------------------------------------------------------------------- */
 /* Accessibility                                                                      */
 
+/**
+ * odori_timeline_set_context_menu:
+ * @model: (nullable): what a right click on a block offers
+ *
+ * The menu a right click on a block pops up (the block selected first).
+ */
+void
+odori_timeline_set_context_menu (OdoriTimeline *self,
+                                 GMenuModel    *model)
+{
+  g_return_if_fail (ODORI_IS_TIMELINE (self));
+  g_return_if_fail (model == NULL || G_IS_MENU_MODEL (model));
+
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  if (model == NULL)
+    return;
+  self->context_menu = gtk_popover_menu_new_from_model (model);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+  gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+}
+
 char *
 odori_timeline_dup_focus_description (OdoriTimeline *self)
 {
@@ -958,6 +980,8 @@ odori_timeline_size_allocate (GtkWidget *widget,
   if ((self->fit_pending || (self->auto_fit && width != self->fit_width)) && width > HEADER_WIDTH)
     odori_timeline_zoom_fit (self);
   update_adjustments (self);
+  if (self->context_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->context_menu));
 }
 
 static void
@@ -1006,6 +1030,7 @@ odori_timeline_dispose (GObject *object)
   OdoriTimeline *self = ODORI_TIMELINE (object);
 
   g_clear_handle_id (&self->seams_idle, g_source_remove);
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->hadjustment, self);
   if (self->vadjustment != NULL)
@@ -1030,6 +1055,8 @@ odori_timeline_finalize (GObject *object)
   g_clear_pointer (&self->symbols, g_hash_table_unref);
   g_clear_pointer (&self->selection, g_ptr_array_unref);
   g_clear_pointer (&self->band_base, g_ptr_array_unref);
+  g_clear_pointer (&self->nudge_sel, g_ptr_array_unref);
+  g_free (self->drag_refusal);
   g_clear_pointer (&self->drag_items, g_array_unref);
   g_clear_pointer (&self->snap_frames, g_array_unref);
   g_clear_pointer (&self->seams, g_array_unref);

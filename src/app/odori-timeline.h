@@ -161,6 +161,10 @@ gboolean        odori_timeline_get_seam             (OdoriTimeline   *self,
                                                      double          *clip,
                                                      const char     **from);
 
+/* The menu a right click on a block pops up (the block selected first). */
+void            odori_timeline_set_context_menu     (OdoriTimeline   *self,
+                                                     GMenuModel      *model);
+
 /* What assistive technology is told about the focus (also the accessible
  * description). */
 char           *odori_timeline_dup_focus_description (OdoriTimeline  *self);

@@ -15,8 +15,10 @@
 
 #include "odori-application.h"
 #include "odori-file-dialog.h"
+#include "odori-format.h"
 #include "odori-import-dialog.h"
 #include "odori-message-dialog.h"
+#include "odori-score-properties.h"
 #include "odori-window-private.h"
 #ifdef ODORI_HAVE_RENDER
 #include "odori-viewport.h"
@@ -51,6 +53,8 @@ _odori_window_update_actions (OdoriWindow *self)
   GAction *speed;
 
   set_action_enabled (self, "save", has_score);
+  set_action_enabled (self, "new-score", odori_document_get_index (doc) != NULL);
+  set_action_enabled (self, "score-properties", has_score);
   set_action_enabled (self, "save-as", has_score);
   set_action_enabled (self, "export", has_motion && !exporting);
   set_action_enabled (self, "cancel-export", exporting);
@@ -58,6 +62,8 @@ _odori_window_update_actions (OdoriWindow *self)
   set_action_enabled (self, "stop-preview", odori_session_get_preview (self->session) != NULL);
   set_action_enabled (self, "import-capture", odori_document_get_index (doc) != NULL);
   set_action_enabled (self, "remove-show", odori_document_get_index (doc) != NULL &&
+                                           odori_document_get_index (doc)->path != NULL);
+  set_action_enabled (self, "rename-show", odori_document_get_index (doc) != NULL &&
                                            odori_document_get_index (doc)->path != NULL);
   set_action_enabled (self, "undo-remove-show",
                       g_object_get_data (G_OBJECT (self), REMOVED_SHOW_KEY) != NULL);
@@ -134,23 +140,27 @@ suggested_name (OdoriWindow *self,
   return g_strconcat (base, extension, NULL);
 }
 
-/* Open */
+/* Open: by what the file holds */
 
+/* The open in a new window (this window has unsaved work) ended: on failure the new
+ * window goes, and the window the user asked in says why. TASK: the routing's. */
 static void
 on_opened_in_new_window_cb (GObject      *source,
                             GAsyncResult *result,
                             gpointer      user_data)
 {
-  g_autoptr(OdoriWindow) self = user_data;
+  g_autoptr(GTask) task = user_data;
+  OdoriWindow *self = g_task_get_source_object (task);
   OdoriWindow *window = ODORI_WINDOW (source);
+  GFile *file = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
 
-  g_autoptr(GFile) file = NULL;
-
   if (odori_window_open_finish (window, result, &error))
-    return;
+    {
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
   /* The new window only existed for this score: say it in the window the user asked */
-  file = g_object_ref (g_object_get_data (G_OBJECT (window), "odori-opening"));
   gtk_window_destroy (GTK_WINDOW (window));
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && self->document != NULL)
     {
@@ -158,30 +168,151 @@ on_opened_in_new_window_cb (GObject      *source,
 
       _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
     }
+  g_task_return_error (task, g_steal_pointer (&error));
 }
 
 static void
-open_score_in_new_window (OdoriWindow *self,
-                          GFile       *file)
+on_opened_here_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  OdoriWindow *window = odori_application_new_window (ODORI_APPLICATION (app));
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
 
-  g_object_set_data_full (G_OBJECT (window), "odori-opening", g_object_ref (file), g_object_unref);
-  gtk_window_present (GTK_WINDOW (window));
-  odori_window_open_async (window, file, NULL, on_opened_in_new_window_cb, g_object_ref (self));
+  if (odori_window_open_finish (ODORI_WINDOW (source), result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
 }
 
 /* Work in this window is never replaced: a score with changes stays, the new one gets
  * its own window. Both read in the background with a progress bar. */
 static void
 open_score_here_or_new (OdoriWindow *self,
-                        GFile       *file)
+                        GFile       *file,
+                        GTask       *task)
 {
   if (odori_document_get_dirty (self->document))
-    open_score_in_new_window (self, file);
+    {
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+      OdoriWindow *window = odori_application_new_window (ODORI_APPLICATION (app));
+
+      gtk_window_present (GTK_WINDOW (window));
+      odori_window_open_async (window, file, NULL, on_opened_in_new_window_cb, task);
+    }
   else
-    odori_window_open_async (self, file, NULL, NULL, NULL);
+    odori_window_open_async (self, file, NULL, on_opened_here_cb, task);
+}
+
+/* Worker thread: what FILE (the task data) holds. */
+static void
+detect_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  g_autofree char *path = g_file_get_path (task_data);
+  GError *error = NULL;
+  OdoriFormat format;
+
+  if (path == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s",
+                               _("Only local files can be opened."));
+      return;
+    }
+  format = odori_format_detect_file (path, &error);
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_int (task, format);
+}
+
+static void
+on_detected_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  OdoriWindow *self = g_task_get_source_object (task);
+  GFile *file = g_task_get_task_data (task);
+  g_autofree char *path = g_file_get_path (file);
+  g_autoptr(GError) error = NULL;
+  OdoriFormat format = (OdoriFormat) g_task_propagate_int (G_TASK (result), &error);
+
+  if (self->document == NULL)
+    {
+      /* the window was closed meanwhile */
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("The window was closed"));
+      return;
+    }
+  if (error == NULL)
+    switch (format)
+      {
+      case ODORI_FORMAT_SCORE:
+        open_score_here_or_new (self, file, g_steal_pointer (&task));
+        return;
+      case ODORI_FORMAT_INDEX:
+        odori_window_open_async (self, NULL, file, on_opened_here_cb, g_steal_pointer (&task));
+        return;
+      case ODORI_FORMAT_BVA:
+      case ODORI_FORMAT_BVH:
+      case ODORI_FORMAT_JOINTS:
+      case ODORI_FORMAT_SENSOR_CSV:
+        /* A motion or a capture: previewed and offered for import, as `odori FILE` does. */
+        _odori_window_import_file (self, path);
+        g_task_return_boolean (task, TRUE);
+        return;
+      case ODORI_FORMAT_BULGE:
+      case ODORI_FORMAT_KBS:
+      case ODORI_FORMAT_KST:
+      case ODORI_FORMAT_UNKNOWN:
+      default:
+        g_set_error (&error, ODORI_FORMAT_ERROR, ODORI_FORMAT_ERROR_UNKNOWN,
+                     /* Translators: the second %s is a format: "bulge_types", "kbs"… */
+                     _("%s:1: a %s file: Open takes a dance score, a motion library "
+                       "(motion.dat), or a motion or capture to import (BVA, BVH, "
+                       "NI_JOINTS_TEXT_FILE, sensor CSV)"),
+                     path, odori_format_to_string (format));
+        break;
+      }
+  {
+    g_autofree char *title = _odori_window_open_error_title (file, FALSE);
+
+    _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
+  }
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+void
+odori_window_open_file_async (OdoriWindow         *self,
+                              GFile               *file,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  GTask *task;
+  g_autoptr(GTask) detect = NULL;
+
+  g_return_if_fail (ODORI_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, odori_window_open_file_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  detect = g_task_new (self, NULL, on_detected_cb, task);
+  g_task_set_task_data (detect, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (detect, detect_thread);
+}
+
+gboolean
+odori_window_open_file_finish (OdoriWindow   *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (ODORI_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void
@@ -189,7 +320,7 @@ on_open_chosen_cb (GFile      *file,
                    const char *filter_name,
                    gpointer    user_data)
 {
-  open_score_here_or_new (user_data, file);
+  odori_window_open_file_async (user_data, file, NULL, NULL);
 }
 
 static void
@@ -198,9 +329,20 @@ open_action (GSimpleAction *action,
              gpointer       user_data)
 {
   OdoriWindow *self = user_data;
-  OdoriFileDialog *dialog = odori_file_dialog_new (GTK_WINDOW (self), _("Open Score"), FALSE, _("_Open"));
+  OdoriFileDialog *dialog = odori_file_dialog_new (GTK_WINDOW (self), _("Open"), FALSE, _("_Open"));
 
-  odori_file_dialog_add_filter (dialog, _("Dance scores (DDS)"), (const char *[]) { "*.dds", "*.DDS", NULL });
+  /* Open decides by content: the filters only sort the list. */
+  odori_file_dialog_add_filter (dialog, _("Dance scores"),
+                                (const char *[]) { "application/x-odori-score", "*.dds", "*.DDS", NULL });
+  odori_file_dialog_add_filter (dialog, _("Everything Odori opens"),
+                                (const char *[]) { "*.dds", "*.DDS", "*.dat", "*.DAT", "*.bva", "*.BVA",
+                                                   "*.vpm", "*.VPM", "*.bvh", "*.BVH", "*.txt", "*.TXT",
+                                                   "*.csv", "*.CSV", NULL });
+  odori_file_dialog_add_filter (dialog, _("Motion libraries (motion.dat)"),
+                                (const char *[]) { "*.dat", "*.DAT", NULL });
+  odori_file_dialog_add_filter (dialog, _("Motions and captures to import"),
+                                (const char *[]) { "*.bva", "*.BVA", "*.vpm", "*.VPM", "*.bvh", "*.BVH",
+                                                   "*.txt", "*.TXT", "*.csv", "*.CSV", NULL });
   add_all_files_filter (dialog);
   set_start_folder (self, dialog);
   odori_file_dialog_present (dialog, on_open_chosen_cb, self);
@@ -214,7 +356,49 @@ open_recent_action (GSimpleAction *action,
   OdoriWindow *self = user_data;
   g_autoptr(GFile) file = g_file_new_for_path (g_variant_get_string (param, NULL));
 
-  open_score_here_or_new (self, file);
+  odori_window_open_file_async (self, file, NULL, NULL);
+}
+
+/* New Score: an empty score for this window's library, here when nothing would be lost,
+ * else in a new window. */
+static void
+new_score_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  OdoriWindow *window = self;
+  g_autoptr(GError) error = NULL;
+
+  if (!odori_document_get_untouched (self->document))
+    {
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+      window = odori_application_new_window (ODORI_APPLICATION (app));
+    }
+  if (!odori_document_new_score (window->document, odori_document_get_index (self->document), &error))
+    {
+      if (window != self)
+        gtk_window_destroy (GTK_WINDOW (window));
+      _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot start a new score"), error->message, NULL);
+      return;
+    }
+  _odori_window_hide_error (window);
+  odori_session_set_frame (window->session, 1);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+/* Score Properties: the title and author, one undoable edit. */
+static void
+score_properties_action (GSimpleAction *action,
+                         GVariant      *param,
+                         gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+
+  if (odori_document_get_score (self->document) == NULL)
+    return;
+  gtk_window_present (odori_score_properties_new (GTK_WINDOW (self), self->undo));
 }
 
 static void
@@ -299,7 +483,7 @@ save_as (OdoriWindow *self,
   OdoriFileDialog *dialog = odori_file_dialog_new (GTK_WINDOW (self), _("Save Score"), TRUE, _("_Save"));
   g_autofree char *name = suggested_name (self, ".dds");
 
-  odori_file_dialog_add_filter (dialog, _("Dance scores (DDS)"), (const char *[]) { "*.dds", "*.DDS", NULL });
+  odori_file_dialog_add_filter (dialog, _("Dance scores"), (const char *[]) { "*.dds", "*.DDS", NULL });
   set_start_folder (self, dialog);
   odori_file_dialog_set_current_name (dialog, name);
   odori_file_dialog_present (dialog, close_after ? on_save_as_then_close_chosen_cb : on_save_as_chosen_cb, self);
@@ -351,6 +535,53 @@ export_poll_cb (gpointer data)
 }
 
 static void
+on_export_folder_shown_cb (GObject      *source,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(OdoriWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot open the folder"), error->message, NULL);
+}
+
+/* "Open Folder" of the export toast: the folder the file was written to, in the
+ * desktop's file manager (GtkFileLauncher is GTK 4.10). */
+static void
+open_export_folder_cb (AdwToast    *toast,
+                       OdoriWindow *self)
+{
+  const char *dir = g_object_get_data (G_OBJECT (toast), "odori-folder");
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *uri = NULL;
+
+  if (dir == NULL)
+    return;
+  folder = g_file_new_for_path (dir);
+  uri = g_file_get_uri (folder);
+  gtk_show_uri_full (GTK_WINDOW (self), uri, GDK_CURRENT_TIME, NULL, on_export_folder_shown_cb, g_object_ref (self));
+}
+
+/* An export that ended well says so, for a few seconds, with a way to the file. */
+static void
+show_exported_toast (OdoriWindow *self,
+                     const char  *path)
+{
+  g_autofree char *name = g_path_get_basename (path);
+  /* Translators: %s is a file name */
+  g_autofree char *title = g_strdup_printf (_("Exported “%s”"), name);
+  AdwToast *toast = adw_toast_new (title);
+
+  adw_toast_set_button_label (toast, _("Open Folder"));
+  adw_toast_set_timeout (toast, 8);
+  g_object_set_data_full (G_OBJECT (toast), "odori-folder", g_path_get_dirname (path), g_free);
+  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (open_export_folder_cb), self, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
 export_done_cb (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
@@ -371,7 +602,10 @@ export_done_cb (GObject      *source,
       g_task_return_error (task, g_steal_pointer (&error));
     }
   else
-    g_task_return_boolean (task, TRUE);
+    {
+      show_exported_toast (self, odori_export_get_path (ODORI_EXPORT (source)));
+      g_task_return_boolean (task, TRUE);
+    }
 
   g_clear_handle_id (&self->export_poll_id, g_source_remove);
   g_clear_object (&self->export);
@@ -451,8 +685,8 @@ on_export_chosen_cb (GFile      *chosen,
   if (lower != NULL && !g_str_has_suffix (lower, ".bva") && !g_str_has_suffix (lower, ".vpm") &&
       !g_str_has_suffix (lower, ".bvh"))
     {
-      gboolean bvh = g_strcmp0 (filter_name, _("BVH (Biovision Hierarchy)")) == 0;
-      g_autofree char *with_ext = g_strconcat (path, bvh ? ".bvh" : ".bva", NULL);
+      gboolean bva = g_strcmp0 (filter_name, _("BVA (Biovision Animation)")) == 0;
+      g_autofree char *with_ext = g_strconcat (path, bva ? ".bva" : ".bvh", NULL);
 
       g_clear_object (&file);
       file = g_file_new_for_path (with_ext);
@@ -468,13 +702,27 @@ export_action (GSimpleAction *action,
   OdoriWindow *self = user_data;
   OdoriFileDialog *dialog =
     odori_file_dialog_new (GTK_WINDOW (self), _("Export the Composed Dance"), TRUE, _("_Export"));
-  g_autofree char *name = suggested_name (self, ".bva");
+  g_autofree char *name = suggested_name (self, ".bvh");
+  const char *path = odori_document_get_path (self->document);
+  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) folder = NULL;
 
-  odori_file_dialog_add_filter (dialog, _("BVA (Biovision Animation)"),
-                                (const char *[]) { "*.bva", "*.BVA", "*.vpm", "*.VPM", NULL });
+  /* BVH beside the score (what other tools read); a score without a home (the sample, a
+   * new one) exports to Documents, not into the library's folder. The first filter is
+   * the one shown. */
   odori_file_dialog_add_filter (dialog, _("BVH (Biovision Hierarchy)"),
                                 (const char *[]) { "*.bvh", "*.BVH", NULL });
-  set_start_folder (self, dialog);
+  odori_file_dialog_add_filter (dialog, _("BVA (Biovision Animation)"),
+                                (const char *[]) { "*.bva", "*.BVA", "*.vpm", "*.VPM", NULL });
+  if (path != NULL)
+    dir = g_path_get_dirname (path);
+  else if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
+    dir = g_strdup (documents);
+  else
+    dir = g_strdup (g_get_home_dir ());
+  folder = g_file_new_for_path (dir);
+  odori_file_dialog_set_folder (dialog, folder);
   odori_file_dialog_set_current_name (dialog, name);
   odori_file_dialog_present (dialog, on_export_chosen_cb, self);
 }
@@ -548,15 +796,17 @@ _odori_window_import_file (OdoriWindow *self,
 }
 
 
-/* Remove Show */
+/* Remove Show, Rename Show */
 
-/* What Undo needs: motion.dat before the removal, and after it (Undo refuses when the
- * library changed since). Kept as the window's object data, with the info bar. */
+/* What Undo needs: motion.dat before the removal (or renaming), and after it (Undo
+ * refuses when the library changed since). Kept as the window's object data, with the
+ * info bar; the last of the two library edits is the one undone. */
 typedef struct
 {
-  char   *code;
-  GBytes *before;
-  GBytes *after;
+  char    *code;
+  GBytes  *before;
+  GBytes  *after;
+  gboolean renamed;
 } RemovedShow;
 
 static void
@@ -590,6 +840,26 @@ read_index_bytes (OdoriWindow  *self,
   return g_bytes_new_take (data, len);
 }
 
+/* A library edit of show CODE was done (motion.dat was BEFORE): offer its Undo in the bar
+ * saying TEXT. */
+static void
+offer_library_undo (OdoriWindow *self,
+                    const char  *code,
+                    GBytes      *before,
+                    gboolean     renamed,
+                    const char  *text)
+{
+  RemovedShow *removed = g_new0 (RemovedShow, 1);
+
+  removed->code = g_strdup (code);
+  removed->before = g_bytes_ref (before);
+  removed->after = read_index_bytes (self, NULL);
+  removed->renamed = renamed;
+  g_object_set_data_full (G_OBJECT (self), REMOVED_SHOW_KEY, removed, (GDestroyNotify) removed_show_free);
+  set_action_enabled (self, "undo-remove-show", TRUE);
+  odori_info_bar_show_removed (self->info_bar, text);
+}
+
 static void
 remove_show (OdoriWindow *self,
              const char  *code)
@@ -597,21 +867,40 @@ remove_show (OdoriWindow *self,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) before = NULL;
   g_autofree char *text = NULL;
-  RemovedShow *removed;
 
   if (!odori_document_remove_show (self->document, code, &before, &error))
     {
       _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot remove the show"), error->message, NULL);
       return;
     }
-  removed = g_new0 (RemovedShow, 1);
-  removed->code = g_strdup (code);
-  removed->before = g_steal_pointer (&before);
-  removed->after = read_index_bytes (self, NULL);
-  g_object_set_data_full (G_OBJECT (self), REMOVED_SHOW_KEY, removed, (GDestroyNotify) removed_show_free);
   text = g_strdup_printf (_("Show %s was removed from the library."), code);
-  set_action_enabled (self, "undo-remove-show", TRUE);
-  odori_info_bar_show_removed (self->info_bar, text);
+  offer_library_undo (self, code, before, FALSE, text);
+}
+
+/* win.rename-show(("CODE", "NAME")): renames the show in motion.dat at once (the library
+ * view asked for the name), with Undo in the bar. */
+static void
+rename_show_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  OdoriWindow *self = user_data;
+  const char *code = NULL, *name = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) before = NULL;
+  g_autofree char *text = NULL;
+  OdoriIndexShow *show;
+
+  g_variant_get (param, "(&s&s)", &code, &name);
+  if (!odori_document_rename_show (self->document, code, name, &before, &error))
+    {
+      _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot rename the show"), error->message, NULL);
+      return;
+    }
+  show = odori_index_find_show (odori_document_get_index (self->document), code);
+  /* Translators: "Show TE is now called “手の舞 Hand dance”." */
+  text = g_strdup_printf (_("Show %s is now called “%s”."), code, show != NULL ? show->name : name);
+  offer_library_undo (self, code, before, TRUE, text);
 }
 
 static void
@@ -636,11 +925,24 @@ remove_show_action (GSimpleAction *action,
   OdoriWindow *self = user_data;
   const char *code = g_variant_get_string (param, NULL);
   g_autofree char *heading = g_strdup_printf (_("Remove show %s from the library?"), code);
+  guint uses = odori_document_count_show_uses (self->document, code);
+  g_autofree char *body = NULL;
   GtkWindow *dialog;
 
-  dialog = odori_message_dialog_new (GTK_WINDOW (self), heading,
-                                     _("Its motions leave motion.dat; the show file stays on disk. "
-                                       "Scores that use them no longer compose."));
+  if (uses > 0)
+    body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%u block of this score uses it: the score will no longer "
+                                         "compose until the show is back. Its motions leave motion.dat; "
+                                         "the show file stays on disk.",
+                                         "%u blocks of this score use it: the score will no longer "
+                                         "compose until the show is back. Its motions leave motion.dat; "
+                                         "the show file stays on disk.",
+                                         uses),
+                            uses);
+  else
+    body = g_strdup (_("Its motions leave motion.dat; the show file stays on disk. "
+                       "Scores that use them no longer compose."));
+  dialog = odori_message_dialog_new (GTK_WINDOW (self), heading, body);
   odori_message_dialog_add_response (dialog, GTK_RESPONSE_CANCEL, _("_Cancel"), ODORI_RESPONSE_DEFAULT);
   odori_message_dialog_add_response (dialog, GTK_RESPONSE_ACCEPT, _("_Remove"), ODORI_RESPONSE_DESTRUCTIVE);
   odori_message_dialog_set_default_response (dialog, GTK_RESPONSE_CANCEL);
@@ -648,7 +950,7 @@ remove_show_action (GSimpleAction *action,
   odori_message_dialog_present (dialog, on_remove_show_response_cb, self);
 }
 
-/* Puts motion.dat back as it was before the last Remove Show. */
+/* Puts motion.dat back as it was before the last Remove Show or Rename Show. */
 static void
 undo_remove_show_action (GSimpleAction *action,
                          GVariant      *param,
@@ -658,17 +960,20 @@ undo_remove_show_action (GSimpleAction *action,
   RemovedShow *removed = g_object_get_data (G_OBJECT (self), REMOVED_SHOW_KEY);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) now = NULL;
+  const char *title;
 
   if (removed == NULL)
     return;
+  title = removed->renamed ? _("Cannot undo the renaming") : _("Cannot undo the removal");
   now = read_index_bytes (self, &error);
   if (now == NULL || removed->after == NULL || !g_bytes_equal (now, removed->after))
-    _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot undo the removal"),
+    _odori_window_show_error (self, GTK_MESSAGE_ERROR, title,
                               error != NULL ? error->message
-                                            : _("The library’s motion.dat changed since the show was removed."),
+                              : removed->renamed ? _("The library’s motion.dat changed since the show was renamed.")
+                                                 : _("The library’s motion.dat changed since the show was removed."),
                               NULL);
   else if (!odori_document_restore_index (self->document, removed->before, &error))
-    _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot undo the removal"), error->message, NULL);
+    _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
   odori_info_bar_hide_removed (self->info_bar);
   g_object_set_data (G_OBJECT (self), REMOVED_SHOW_KEY, NULL);
   g_simple_action_set_enabled (action, FALSE);
@@ -1052,11 +1357,14 @@ _odori_window_close_request (OdoriWindow *self)
 
 static const GActionEntry entries[] = {
   { "open", open_action },
+  { "new-score", new_score_action },
+  { "score-properties", score_properties_action },
   { "open-recent", open_recent_action, "s" },
   { "open-sample", open_sample_action },
   { "open-library", open_library_action },
   { "import-capture", import_capture_action },
   { "remove-show", remove_show_action, "s" },
+  { "rename-show", rename_show_action, "(ss)" },
   { "undo-remove-show", undo_remove_show_action },
   { "save", save_action },
   { "save-as", save_as_action },
@@ -1169,11 +1477,16 @@ void
 _odori_window_actions_init (OdoriWindow *self)
 {
   GtkEventController *keys = gtk_event_controller_key_new ();
+  g_autoptr(GPropertyAction) show_library = NULL;
 
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (bare_key_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  /* F9 and the header's toggle: the library beside (or, in a narrow window, over) the
+   * dance, or folded away. */
+  show_library = g_property_action_new ("show-library", self->library_flap, "reveal-flap");
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (show_library));
   _odori_window_sync_setting_actions (self);
   g_signal_connect_object (self->settings, "changed::recent-files",
                            G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);

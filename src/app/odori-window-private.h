@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include <adwaita.h>
+
 #include "odori-autosave.h"
 #include "odori-export.h"
 #include "odori-info-bar.h"
@@ -34,6 +36,9 @@ struct _OdoriWindow
   GtkMenuButton        *primary_menu_button;
   GMenu                *recent_menu;
   OdoriInfoBar         *info_bar;
+  AdwToastOverlay      *toast_overlay;
+  AdwFlap              *library_flap;
+  GtkToggleButton      *library_button;
   GtkRevealer          *preview_revealer;
   GtkLabel             *preview_label;
   OdoriLibraryView     *library_view;
@@ -111,5 +116,7 @@ char *_odori_window_open_error_title     (GFile            *file,
                                           gboolean          library);
 void  _odori_window_import_file          (OdoriWindow      *self,
                                           const char       *path);
+/* Whether the window's fonts draw Japanese (the names in a library). */
+gboolean _odori_window_has_japanese_font (OdoriWindow      *self);
 
 G_END_DECLS

@@ -72,6 +72,28 @@ update_title (OdoriWindow *self)
   gtk_window_set_title (GTK_WINDOW (self), window_title);
 }
 
+/* A click on the title opens Score Properties (title, author, date). */
+static void
+on_title_released_cb (GtkGestureClick *gesture,
+                      int              n_press,
+                      double           x,
+                      double           y,
+                      OdoriWindow     *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.score-properties", NULL);
+}
+
+static void
+make_title_clickable (OdoriWindow *self)
+{
+  GtkWidget *title = gtk_widget_get_parent (GTK_WIDGET (self->title_label));
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  g_signal_connect (click, "released", G_CALLBACK (on_title_released_cb), self);
+  gtk_widget_add_controller (title, GTK_EVENT_CONTROLLER (click));
+  gtk_widget_set_tooltip_text (title, _("Score properties: title, author and date"));
+}
+
 /* Playback: a tick callback at the display's frame rate while playing. */
 
 static gboolean
@@ -418,9 +440,56 @@ odori_window_save_to (OdoriWindow *self,
   return TRUE;
 }
 
+/* Fonts */
+
+/* Whether the window's font, with fontconfig's fallbacks, draws Japanese: a library's
+ * motions are named in Japanese (拍手 Clap), and without such a font every name is a row
+ * of empty boxes. Odori bundles no font, the Flatpak neither (docs/desktop.md). */
+gboolean
+_odori_window_has_japanese_font (OdoriWindow *self)
+{
+  static const gunichar probe[] = { 0x62CD, 0x624B, 0x3042 }; /* 拍, 手, あ */
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self));
+  PangoFontset *fontset;
+  gboolean found = TRUE;
+
+  fontset = pango_context_load_fontset (context, pango_context_get_font_description (context),
+                                        pango_language_from_string ("ja"));
+  if (fontset == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (probe) && found; i++)
+    {
+      PangoFont *font = pango_fontset_get_font (fontset, probe[i]);
+
+      found = font != NULL && pango_font_has_char (font, probe[i]);
+      g_clear_object (&font);
+    }
+  g_object_unref (fontset);
+  return found;
+}
+
+/* Shown: say it if the names cannot be drawn, and how to mend it. */
+static void
+on_map_check_fonts_cb (OdoriWindow *self)
+{
+  g_signal_handlers_disconnect_by_func (self, on_map_check_fonts_cb, self);
+  if (!_odori_window_has_japanese_font (self))
+    _odori_window_show_error (self, GTK_MESSAGE_WARNING, _("No Japanese font is installed"),
+                              _("The motions’ Japanese names show as empty boxes. Install a Japanese "
+                                "font, such as Noto Sans CJK (Debian: fonts-noto-cjk), then start Odori again."),
+                              NULL);
+}
+
 /* Recovery */
 
 static void offer_next_recovery (OdoriWindow *self);
+
+/* The dance has the keys (Space plays, 2 mirrors): the viewport, else the timeline. */
+static void
+focus_dance (OdoriWindow *self)
+{
+  gtk_window_set_focus (GTK_WINDOW (self), self->viewport ? self->viewport : GTK_WIDGET (self->timeline));
+}
 
 static void
 on_recover_bar_response_cb (OdoriWindow *self,
@@ -431,6 +500,9 @@ on_recover_bar_response_cb (OdoriWindow *self,
 
   if (ini == NULL)
     return;
+  /* The bar's button had the focus: as it goes, GTK would hand it to the next focusable
+   * widget, the library's search, where "2" would type instead of showing the mirror. */
+  focus_dance (self);
   if (response == ODORI_INFO_BAR_RECOVER)
     {
       OdoriAutosave *autosave = _odori_window_get_autosave (self);
@@ -698,6 +770,8 @@ odori_window_class_init (OdoriWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   odori_resources_ensure ();
+  g_type_ensure (ADW_TYPE_FLAP);
+  g_type_ensure (ADW_TYPE_TOAST_OVERLAY);
   g_type_ensure (ODORI_TYPE_LIBRARY_VIEW);
   g_type_ensure (ODORI_TYPE_INFO_BAR);
   g_type_ensure (ODORI_TYPE_TRANSPORT_BAR);
@@ -709,6 +783,8 @@ odori_window_class_init (OdoriWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, recent_menu);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, info_bar);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, library_flap);
+  gtk_widget_class_bind_template_child (widget_class, OdoriWindow, library_button);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, preview_revealer);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, preview_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriWindow, library_view);
@@ -760,6 +836,14 @@ odori_window_init (OdoriWindow *self)
   self->session = odori_session_new (self->document);
   gtk_widget_init_template (GTK_WIDGET (self));
   lookup_children (self);
+  /* Not a bound template child: gtk_widget_dispose_template () would unparent it behind
+   * GtkWindow's back (the window's own child). */
+  self->toast_overlay = ADW_TOAST_OVERLAY (gtk_window_get_child (GTK_WINDOW (self)));
+  /* AdwFlap 1.2 only re-allocates its children as the library slides: the dance's
+   * widgets, whose size changes, need a full layout pass (else GTK 4.8 paints a frame
+   * of them unallocated and warns). */
+  g_signal_connect_object (self->library_flap, "notify::reveal-progress",
+                           G_CALLBACK (gtk_widget_queue_resize), self->library_flap, G_CONNECT_SWAPPED);
 
   self->settings = odori_settings_new ();
   self->undo = odori_undo_new (self->document);
@@ -819,9 +903,11 @@ odori_window_init (OdoriWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   /* Space plays at once: the viewport, not the search entry, has the focus. */
-  gtk_window_set_focus (GTK_WINDOW (self), self->viewport ? self->viewport : GTK_WIDGET (self->timeline));
+  focus_dance (self);
+  g_signal_connect (self, "map", G_CALLBACK (on_map_check_fonts_cb), self);
 
   _odori_window_actions_init (self);
+  make_title_clickable (self);
   on_speed_changed_cb (self);
   on_playing_changed_cb (self);
   update_title (self);

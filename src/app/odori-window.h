@@ -39,6 +39,18 @@ void            odori_window_open_async       (OdoriWindow    *self,
 gboolean        odori_window_open_finish      (OdoriWindow    *self,
                                                GAsyncResult   *result,
                                                GError        **error);
+/* Opens FILE by what it holds (odori_format_detect_file (), read in a worker thread): a
+ * score here (in a new window when this one has unsaved changes), a motion library as
+ * Open Library does, a motion or a capture (BVA, BVH, joints, sensor CSV) in Import
+ * Capture; anything else is said in the window with the file's name. Done once the
+ * score or library is open, or Import Capture shown. */
+void            odori_window_open_file_async  (OdoriWindow    *self,
+                                               GFile          *file,
+                                               GAsyncReadyCallback callback,
+                                               gpointer        user_data);
+gboolean        odori_window_open_file_finish (OdoriWindow    *self,
+                                               GAsyncResult   *result,
+                                               GError        **error);
 gboolean        odori_window_save_to          (OdoriWindow    *self,
                                                GFile          *file);
 /* Exports the composed dance (BVA, or BVH by the extension) in the background with a

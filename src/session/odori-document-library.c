@@ -1,8 +1,10 @@
-/* odori-document-library.c: the library's shows, added from a capture and removed
+/* odori-document-library.c: the library's shows, added from a capture, renamed and removed
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -68,6 +70,19 @@ reload_index (OdoriDocument *self,
   return TRUE;
 }
 
+/* motion.dat's bytes now, for an Undo. */
+static GBytes *
+read_index_file (OdoriDocument *self,
+                 GError       **error)
+{
+  char *data = NULL;
+  gsize len = 0;
+
+  if (!g_file_get_contents (self->index->path, &data, &len, error))
+    return NULL;
+  return g_bytes_new_take (data, len);
+}
+
 gboolean
 odori_document_add_imported_show (OdoriDocument *self,
                                   OdoriMotion   *motion,
@@ -109,8 +124,6 @@ odori_document_remove_show (OdoriDocument *self,
                             GError       **error)
 {
   g_autoptr(GBytes) before = NULL;
-  char *data = NULL;
-  gsize len = 0;
 
   g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (show_code != NULL, FALSE);
@@ -118,9 +131,9 @@ odori_document_remove_show (OdoriDocument *self,
 
   if (!library_path_or_error (self, error))
     return FALSE;
-  if (!g_file_get_contents (self->index->path, &data, &len, error))
+  before = read_index_file (self, error);
+  if (before == NULL)
     return FALSE;
-  before = g_bytes_new_take (data, len);
   if (!odori_library_remove_show (self->index->path, show_code, NULL, error))
     return FALSE;
   if (!reload_index (self, error))
@@ -128,6 +141,82 @@ odori_document_remove_show (OdoriDocument *self,
   if (previous != NULL)
     *previous = g_steal_pointer (&before);
   return TRUE;
+}
+
+gboolean
+odori_document_rename_show (OdoriDocument *self,
+                            const char    *show_code,
+                            const char    *name,
+                            GBytes       **previous,
+                            GError       **error)
+{
+  g_autofree char *stripped = NULL;
+  g_autoptr(GBytes) before = NULL;
+
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (show_code != NULL, FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!library_path_or_error (self, error))
+    return FALSE;
+  stripped = g_strstrip (g_strdup (name));
+  if (stripped[0] == '\0')
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("A show needs a name"));
+      return FALSE;
+    }
+  if (strpbrk (stripped, "\n\r") != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("A show’s name is one line"));
+      return FALSE;
+    }
+  if (!g_utf8_validate (stripped, -1, NULL))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("The name is not valid UTF-8"));
+      return FALSE;
+    }
+  before = read_index_file (self, error);
+  if (before == NULL)
+    return FALSE;
+  if (!odori_library_rename_show (self->index->path, show_code, stripped, error))
+    return FALSE;
+  if (!reload_index (self, error))
+    return FALSE;
+  if (previous != NULL)
+    *previous = g_steal_pointer (&before);
+  return TRUE;
+}
+
+guint
+odori_document_count_show_uses (OdoriDocument *self,
+                                const char    *show_code)
+{
+  OdoriIndexShow *show;
+  guint n = 0;
+
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), 0);
+  g_return_val_if_fail (show_code != NULL, 0);
+
+  if (self->index == NULL || self->score == NULL)
+    return 0;
+  show = odori_index_find_show (self->index, show_code);
+  if (show == NULL)
+    return 0;
+  for (guint p = 0; p < self->score->parts->len; p++)
+    {
+      OdoriScorePart *part = g_ptr_array_index (self->score->parts, p);
+
+      for (guint i = 0; i < part->symbols->len; i++)
+        {
+          OdoriScoreSymbol *symbol = &g_array_index (part->symbols, OdoriScoreSymbol, i);
+          OdoriIndexMotion *motion = odori_index_lookup (self->index, symbol->symbol, NULL);
+
+          if (motion != NULL && motion->show == show)
+            n++;
+        }
+    }
+  return n;
 }
 
 gboolean

@@ -241,6 +241,47 @@ is_untouched (OdoriDocument *self)
   return self->score == NULL || (!self->dirty && (self->is_sample || self->path == NULL));
 }
 
+gboolean
+odori_document_get_untouched (OdoriDocument *self)
+{
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
+  return is_untouched (self);
+}
+
+gboolean
+odori_document_new_score (OdoriDocument *self,
+                          OdoriIndex    *index,
+                          GError       **error)
+{
+  g_autoptr(OdoriScore) score = NULL;
+  g_autoptr(GPtrArray) diagnostics = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  ComposeParams params = { self->default_blend, self->root_match, self->files };
+  Composed c = { 0 };
+
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (index == NULL)
+    index = self->index;
+  if (index == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                   _ ("There is no motion library for a new score: open one first"));
+      return FALSE;
+    }
+  score = new_score_for_index (index);
+  /* As the original tools wrote it (FORMATS.md §2), whatever the locale. */
+  score->date = g_date_time_format (now, "%Y/%m/%d %H:%M:%S");
+  diagnostics = _odori_copy_diagnostics (index->warnings, odori_diagnostics_new ());
+  if (index != self->index)
+    odori_motion_cache_clear (self->files);
+  _odori_document_compose (&params, score, index, &c);
+  _odori_document_adopt (self, score, index, &c, NULL, FALSE, diagnostics);
+  _odori_composed_clear (&c);
+  return TRUE;
+}
+
 /* Main thread: puts what JOB built in place. */
 static void
 open_job_adopt (OpenJob *job)

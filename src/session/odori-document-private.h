@@ -24,6 +24,8 @@ struct _OdoriDocument
   OdoriMotion      *motion;          /* owned by the composer */
   OdoriSkeleton    *skeleton;
   GError           *compose_error;
+  OdoriMotion      *pose;            /* when the score does not compose: the first pose */
+  OdoriSkeleton    *pose_skeleton;
   int               default_blend;
   OdoriRootMatch    root_match;
 
@@ -61,6 +63,10 @@ typedef struct
   OdoriMotion   *motion;
   OdoriSkeleton *skeleton;
   GError        *error;
+  /* When the score does not compose: the library's first pose (one frame), as a score
+   * with the same tracks and no symbols composes, so the viewport shows a body. */
+  OdoriMotion   *pose;
+  OdoriSkeleton *pose_skeleton;
 } Composed;
 
 void       _odori_document_notify   (OdoriDocument       *self,

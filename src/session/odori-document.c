@@ -59,7 +59,47 @@ _odori_composed_clear (Composed *c)
   g_clear_pointer (&c->composer, odori_composer_free);
   g_clear_pointer (&c->skeleton, odori_skeleton_unref);
   g_clear_error (&c->error);
+  g_clear_pointer (&c->pose, odori_motion_unref);
+  g_clear_pointer (&c->pose_skeleton, odori_skeleton_unref);
   c->motion = NULL;
+}
+
+/* The score did not compose: OUT gets the library's first pose instead, as SCORE's
+ * tracks without their symbols compose (else the library's own tracks). Any thread. */
+static void
+compose_pose (const ComposeParams *params,
+              OdoriScore          *score,
+              OdoriIndex          *index,
+              Composed            *out)
+{
+  for (guint attempt = 0; attempt < 2 && out->pose == NULL && index != NULL; attempt++)
+    {
+      g_autoptr(OdoriScore) bare = odori_score_new ();
+      g_autoptr(OdoriComposer) composer = NULL;
+      OdoriMotion *motion;
+
+      if (attempt == 0)
+        for (guint i = 0; i < score->parts->len; i++)
+          {
+            OdoriScorePart *part = g_ptr_array_index (score->parts, i);
+
+            odori_score_add_part (bare, part->code, (const char *const *) part->sensors);
+          }
+      else
+        for (guint i = 0; i < index->parts->len; i++)
+          {
+            OdoriIndexPart *part = g_ptr_array_index (index->parts, i);
+
+            odori_score_add_part (bare, part->code, (const char *const *) part->map);
+          }
+      bare->frame_time = score->frame_time;
+      composer = odori_composer_new_with_cache (bare, index, params->files, NULL);
+      motion = composer != NULL ? odori_composer_compose (composer, NULL) : NULL;
+      if (motion == NULL)
+        continue;
+      out->pose = odori_motion_copy (motion);
+      out->pose_skeleton = odori_skeleton_for_motion (out->pose);
+    }
 }
 
 /* Any thread. */
@@ -71,13 +111,17 @@ _odori_document_compose (const ComposeParams *params,
 {
   out->composer = odori_composer_new_with_cache (score, index, params->files, &out->error);
   if (out->composer == NULL)
-    return;
+    {
+      compose_pose (params, score, index, out);
+      return;
+    }
   odori_composer_set_blend (out->composer, effective_blend (params->default_blend, score));
   odori_composer_set_root_match (out->composer, params->root_match);
   out->motion = odori_composer_compose (out->composer, &out->error);
   if (out->motion == NULL)
     {
       g_clear_pointer (&out->composer, odori_composer_free);
+      compose_pose (params, score, index, out);
       return;
     }
   out->skeleton = odori_skeleton_for_motion (out->motion);
@@ -105,10 +149,14 @@ adopt_composed (OdoriDocument *self,
   g_clear_pointer (&self->composer, odori_composer_free);
   g_clear_pointer (&self->skeleton, odori_skeleton_unref);
   g_clear_error (&self->compose_error);
+  g_clear_pointer (&self->pose, odori_motion_unref);
+  g_clear_pointer (&self->pose_skeleton, odori_skeleton_unref);
   self->composer = g_steal_pointer (&c->composer);
   self->motion = g_steal_pointer (&c->motion);
   self->skeleton = g_steal_pointer (&c->skeleton);
   self->compose_error = g_steal_pointer (&c->error);
+  self->pose = g_steal_pointer (&c->pose);
+  self->pose_skeleton = g_steal_pointer (&c->pose_skeleton);
 }
 
 /* Brings the composition up to date with the score, quietly: the callers notify. */
@@ -133,6 +181,8 @@ recompose (OdoriDocument *self)
         }
       self->motion = motion;
       g_clear_error (&self->compose_error);
+      g_clear_pointer (&self->pose, odori_motion_unref);
+      g_clear_pointer (&self->pose_skeleton, odori_skeleton_unref);
     }
   else
     {
@@ -185,6 +235,8 @@ odori_document_finalize (GObject *object)
   g_clear_pointer (&self->index, odori_index_unref);
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
   g_clear_error (&self->compose_error);
+  g_clear_pointer (&self->pose, odori_motion_unref);
+  g_clear_pointer (&self->pose_skeleton, odori_skeleton_unref);
   g_free (self->path);
   G_OBJECT_CLASS (odori_document_parent_class)->finalize (object);
 }
@@ -641,6 +693,8 @@ run_edit (OdoriDocument   *self,
 {
   gboolean composed = self->compose_error == NULL;
   int position = odori_score_edit_get_part_position (edit);
+  g_autofree char *old_title = odori_document_dup_title (self);
+  g_autofree char *new_title = NULL;
   g_autofree char *part_code = NULL;
   g_auto(GStrv) parts = NULL;
   guint first, last;
@@ -677,6 +731,10 @@ run_edit (OdoriDocument   *self,
   parts = touched_parts (edit, self->score, part_code);
   touched_frames (self, edit, &first, &last);
   _odori_document_set_dirty (self, TRUE);
+  /* A header edit: the title shown follows "# Title:". */
+  new_title = odori_document_dup_title (self);
+  if (g_strcmp0 (old_title, new_title) != 0)
+    _odori_document_notify (self, PROP_TITLE);
   g_signal_emit (self, signals[CHANGED], 0, first, last, parts);
   return TRUE;
 }
@@ -752,6 +810,20 @@ odori_document_get_skeleton (OdoriDocument *self)
 {
   g_return_val_if_fail (ODORI_IS_DOCUMENT (self), NULL);
   return self->motion != NULL ? self->skeleton : NULL;
+}
+
+OdoriMotion *
+odori_document_get_shown_motion (OdoriDocument *self)
+{
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), NULL);
+  return self->motion != NULL ? self->motion : self->pose;
+}
+
+OdoriSkeleton *
+odori_document_get_shown_skeleton (OdoriDocument *self)
+{
+  g_return_val_if_fail (ODORI_IS_DOCUMENT (self), NULL);
+  return self->motion != NULL ? self->skeleton : self->pose_skeleton;
 }
 
 const GError *

@@ -63,6 +63,15 @@ void               odori_document_open_index_async      (OdoriDocument       *se
 gboolean           odori_document_open_index_finish     (OdoriDocument       *self,
                                                          GAsyncResult        *result,
                                                          GError             **error);
+/* A new, empty score for INDEX (nullable: the document's library): one track per part
+ * of the library, nothing placed, "# Date:" now, no title, author or path (saving asks
+ * where). Not dirty: the document is untouched. */
+gboolean           odori_document_new_score             (OdoriDocument       *self,
+                                                         OdoriIndex          *index,
+                                                         GError             **error);
+/* Nothing would be lost by replacing the score: none, or the sample or a new score
+ * without changes. */
+gboolean           odori_document_get_untouched         (OdoriDocument       *self);
 /* 0 … 1: how far the open in progress is (main thread). */
 double             odori_document_get_fraction          (OdoriDocument       *self);
 gboolean           odori_document_get_loading           (OdoriDocument       *self);
@@ -101,6 +110,19 @@ gboolean           odori_document_remove_show           (OdoriDocument       *se
                                                          const char          *show_code,
                                                          GBytes             **previous,
                                                          GError             **error);
+/* Renames show SHOW_CODE of the library to NAME (stripped; empty or several lines:
+ * G_IO_ERROR_INVALID_ARGUMENT) through odori_library_rename_show () (motion.dat written
+ * atomically, the previous one kept as motion.dat~), then reloads the library.
+ * *PREVIOUS (nullable) receives motion.dat's bytes before, for
+ * odori_document_restore_index (). Scores name shows by code: none changes. */
+gboolean           odori_document_rename_show           (OdoriDocument       *self,
+                                                         const char          *show_code,
+                                                         const char          *name,
+                                                         GBytes             **previous,
+                                                         GError             **error);
+/* How many blocks of the score name a motion of show SHOW_CODE. */
+guint              odori_document_count_show_uses       (OdoriDocument       *self,
+                                                         const char          *show_code);
 /* Writes CONTENTS over the library's motion.dat atomically and reloads the library. */
 gboolean           odori_document_restore_index         (OdoriDocument       *self,
                                                          GBytes              *contents,
@@ -145,6 +167,12 @@ void               odori_document_set_root_match        (OdoriDocument       *se
 /* The composed dance (transfer none; NULL when the score does not compose). */
 OdoriMotion       *odori_document_get_motion            (OdoriDocument       *self);
 OdoriSkeleton     *odori_document_get_skeleton          (OdoriDocument       *self);
+/* What to show of the score: the composed dance, or when the score does not compose,
+ * the library's first pose (one frame, as the score's tracks without symbols compose),
+ * so a score that reads but does not compose still shows a body. NULL when not even
+ * that composes. Never exported: that is odori_document_get_motion ()'s. */
+OdoriMotion       *odori_document_get_shown_motion      (OdoriDocument       *self);
+OdoriSkeleton     *odori_document_get_shown_skeleton    (OdoriDocument       *self);
 const GError      *odori_document_get_compose_error     (OdoriDocument       *self);
 GArray            *odori_document_get_seams             (OdoriDocument       *self);
 

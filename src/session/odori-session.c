@@ -285,14 +285,14 @@ OdoriMotion *
 odori_session_get_display_motion (OdoriSession *self)
 {
   g_return_val_if_fail (ODORI_IS_SESSION (self), NULL);
-  return self->preview != NULL ? self->preview_motion : odori_document_get_motion (self->document);
+  return self->preview != NULL ? self->preview_motion : odori_document_get_shown_motion (self->document);
 }
 
 OdoriSkeleton *
 odori_session_get_display_skeleton (OdoriSession *self)
 {
   g_return_val_if_fail (ODORI_IS_SESSION (self), NULL);
-  return self->preview != NULL ? self->preview_skeleton : odori_document_get_skeleton (self->document);
+  return self->preview != NULL ? self->preview_skeleton : odori_document_get_shown_skeleton (self->document);
 }
 
 OdoriIndexMotion *

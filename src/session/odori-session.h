@@ -22,7 +22,8 @@ G_DECLARE_FINAL_TYPE (OdoriSession, odori_session, ODORI, SESSION, GObject)
 OdoriSession      *odori_session_new                    (OdoriDocument      *document);
 OdoriDocument     *odori_session_get_document           (OdoriSession       *self);
 
-/* What the viewport shows: the previewed motion, else the composed dance. */
+/* What the viewport shows: the previewed motion, else the composed dance (or, when the
+ * score does not compose, the library's first pose: odori_document_get_shown_motion ()). */
 OdoriMotion       *odori_session_get_display_motion     (OdoriSession       *self);
 OdoriSkeleton     *odori_session_get_display_skeleton   (OdoriSession       *self);
 OdoriIndexMotion  *odori_session_get_preview            (OdoriSession       *self);

@@ -32,6 +32,9 @@ struct _OdoriScoreEdit
   PartOp          part_op;
   guint           part_position;
   OdoriScorePart *part;         /* owned copy, for part edits */
+  gboolean        has_header[ODORI_SCORE_N_HEADERS];
+  char           *header_before[ODORI_SCORE_N_HEADERS];  /* NULL: no such line */
+  char           *header_after[ODORI_SCORE_N_HEADERS];
 };
 
 static void
@@ -72,6 +75,11 @@ odori_score_edit_free (OdoriScoreEdit *edit)
   g_array_unref (edit->removed);
   g_array_unref (edit->added);
   g_clear_pointer (&edit->part, odori_score_part_free);
+  for (guint h = 0; h < ODORI_SCORE_N_HEADERS; h++)
+    {
+      g_free (edit->header_before[h]);
+      g_free (edit->header_after[h]);
+    }
   g_free (edit);
 }
 
@@ -147,6 +155,59 @@ odori_score_edit_set_blend (OdoriScoreEdit *edit,
   edit->blend_after = MAX (after, -1);
 }
 
+/* NULL for an empty value: a score without the line and one with it empty are one. */
+static char *
+header_value (const char *value)
+{
+  return value != NULL && value[0] != '\0' ? g_strdup (value) : NULL;
+}
+
+void
+odori_score_edit_set_header (OdoriScoreEdit   *edit,
+                             OdoriScoreHeader  header,
+                             const char       *before,
+                             const char       *after)
+{
+  g_return_if_fail (edit != NULL);
+  g_return_if_fail (header < ODORI_SCORE_N_HEADERS);
+  g_return_if_fail (edit->part_op == PART_OP_NONE);
+
+  if (!edit->has_header[header])
+    edit->header_before[header] = header_value (before);
+  edit->has_header[header] = TRUE;
+  g_free (edit->header_after[header]);
+  edit->header_after[header] = header_value (after);
+}
+
+gboolean
+odori_score_edit_get_sets_header (OdoriScoreEdit *edit)
+{
+  g_return_val_if_fail (edit != NULL, FALSE);
+
+  for (guint h = 0; h < ODORI_SCORE_N_HEADERS; h++)
+    if (edit->has_header[h] && g_strcmp0 (edit->header_before[h], edit->header_after[h]) != 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The score's field of HEADER. */
+static char **
+score_header (OdoriScore       *score,
+              OdoriScoreHeader  header)
+{
+  switch (header)
+    {
+    case ODORI_SCORE_HEADER_AUTHOR:
+      return &score->author;
+    case ODORI_SCORE_HEADER_DATE:
+      return &score->date;
+    case ODORI_SCORE_HEADER_TITLE:
+    case ODORI_SCORE_N_HEADERS:
+    default:
+      return &score->title;
+    }
+}
+
 void
 odori_score_edit_insert_part (OdoriScoreEdit     *edit,
                               guint               position,
@@ -159,7 +220,7 @@ odori_score_edit_insert_part (OdoriScoreEdit     *edit,
   g_return_if_fail (edit != NULL);
   g_return_if_fail (code != NULL && code[0] != '\0');
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
-                    edit->added->len == 0 && !edit->has_blend);
+                    edit->added->len == 0 && !edit->has_blend && !odori_score_edit_get_sets_header (edit));
 
   model.code = (char *) code;
   model.sensors = (char **) sensors;
@@ -177,7 +238,7 @@ odori_score_edit_remove_part (OdoriScoreEdit       *edit,
   g_return_if_fail (edit != NULL);
   g_return_if_fail (part != NULL);
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
-                    edit->added->len == 0 && !edit->has_blend);
+                    edit->added->len == 0 && !edit->has_blend && !odori_score_edit_get_sets_header (edit));
 
   edit->part = odori_score_part_copy (part);
   edit->part_op = PART_OP_REMOVE;
@@ -190,7 +251,8 @@ odori_score_edit_is_empty (OdoriScoreEdit *edit)
   g_return_val_if_fail (edit != NULL, TRUE);
 
   return edit->part_op == PART_OP_NONE && edit->removed->len == 0 && edit->added->len == 0 &&
-         (!edit->has_blend || edit->blend_before == edit->blend_after);
+         (!edit->has_blend || edit->blend_before == edit->blend_after) &&
+         !odori_score_edit_get_sets_header (edit);
 }
 
 GArray *
@@ -461,6 +523,14 @@ run (OdoriScoreEdit  *edit,
   change_symbols (score, remove, add);
   if (edit->has_blend)
     score->blend = forward ? edit->blend_after : edit->blend_before;
+  for (guint h = 0; h < ODORI_SCORE_N_HEADERS; h++)
+    if (edit->has_header[h])
+      {
+        char **field = score_header (score, h);
+
+        g_free (*field);
+        *field = g_strdup (forward ? edit->header_after[h] : edit->header_before[h]);
+      }
   return TRUE;
 }
 

@@ -4,7 +4,8 @@
  *
  * An edit is what the timeline does to a score in one step: a set of symbols taken
  * away and a set put in (a move is both: the symbol leaves its start and arrives at
- * another), a change of "# Blend:", or one track added or removed. Applying removes
+ * another), a change of "# Blend:" or of the title, author or date, or one track added
+ * or removed. Applying removes
  * first, then adds, so moving several symbols along their tracks never collides with
  * itself. Reverting does the opposite and gives back the very symbols (with their
  * source lines), so an undo restores the score exactly. Both check everything before
@@ -37,6 +38,15 @@ typedef struct
 
 typedef struct _OdoriScoreEdit OdoriScoreEdit;
 
+/* The header lines an edit can set (FORMATS.md §2: "# Title:", "# Author:", "# Date:"). */
+typedef enum
+{
+  ODORI_SCORE_HEADER_TITLE,
+  ODORI_SCORE_HEADER_AUTHOR,
+  ODORI_SCORE_HEADER_DATE,
+  ODORI_SCORE_N_HEADERS,
+} OdoriScoreHeader;
+
 GQuark            odori_score_edit_error_quark     (void);
 
 OdoriScoreEdit   *odori_score_edit_new             (const char           *label);
@@ -63,7 +73,15 @@ void              odori_score_edit_move_symbol     (OdoriScoreEdit       *edit,
 void              odori_score_edit_set_blend       (OdoriScoreEdit       *edit,
                                                     int                   before,
                                                     int                   after);
-/* A track edit stands alone: it records no symbols and no blend. */
+/* BEFORE and AFTER are the header line's values (NULL or "": no such line); recorded
+ * twice, the first BEFORE and the last AFTER count. */
+void              odori_score_edit_set_header      (OdoriScoreEdit       *edit,
+                                                    OdoriScoreHeader      header,
+                                                    const char           *before,
+                                                    const char           *after);
+/* Whether the edit sets any header line (to another value). */
+gboolean          odori_score_edit_get_sets_header (OdoriScoreEdit       *edit);
+/* A track edit stands alone: it records no symbols, no blend and no header. */
 void              odori_score_edit_insert_part     (OdoriScoreEdit       *edit,
                                                     guint                 position,
                                                     const char           *code,
