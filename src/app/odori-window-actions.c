@@ -1,4 +1,5 @@
-/* odori-window-actions.c: the window's actions, file dialogs, export and closing
+/* odori-window-actions.c: the window's actions: files, playback, view, editing, closing
+ * (Export is odori-window-export.c; Import and the library's shows odori-window-library.c)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -28,10 +29,10 @@
 
 static const double speeds[] = { 0.25, 0.5, 0.75, 1.0, 1.5, 2.0 };
 
-static void
-set_action_enabled (OdoriWindow *self,
-                    const char  *name,
-                    gboolean     enabled)
+void
+_odori_window_set_action_enabled (OdoriWindow *self,
+                                  const char  *name,
+                                  gboolean     enabled)
 {
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
 
@@ -39,8 +40,6 @@ set_action_enabled (OdoriWindow *self,
     g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
-/* Window object data of Remove Show (its Undo). */
-#define REMOVED_SHOW_KEY "odori-removed-show"
 
 void
 _odori_window_update_actions (OdoriWindow *self)
@@ -52,39 +51,39 @@ _odori_window_update_actions (OdoriWindow *self)
   gboolean playable = odori_session_get_n_frames (self->session) > 1;
   GAction *speed;
 
-  set_action_enabled (self, "save", has_score);
-  set_action_enabled (self, "new-score", odori_document_get_index (doc) != NULL);
-  set_action_enabled (self, "score-properties", has_score);
-  set_action_enabled (self, "save-as", has_score);
-  set_action_enabled (self, "export", has_motion && !exporting);
-  set_action_enabled (self, "cancel-export", exporting);
-  set_action_enabled (self, "cancel-open", self->open_cancellable != NULL);
-  set_action_enabled (self, "stop-preview", odori_session_get_preview (self->session) != NULL);
-  set_action_enabled (self, "import-capture", odori_document_get_index (doc) != NULL);
-  set_action_enabled (self, "remove-show", odori_document_get_index (doc) != NULL &&
+  _odori_window_set_action_enabled (self, "save", has_score);
+  _odori_window_set_action_enabled (self, "new-score", odori_document_get_index (doc) != NULL);
+  _odori_window_set_action_enabled (self, "score-properties", has_score);
+  _odori_window_set_action_enabled (self, "save-as", has_score);
+  _odori_window_set_action_enabled (self, "export", has_motion && !exporting);
+  _odori_window_set_action_enabled (self, "cancel-export", exporting);
+  _odori_window_set_action_enabled (self, "cancel-open", self->open_cancellable != NULL);
+  _odori_window_set_action_enabled (self, "stop-preview", odori_session_get_preview (self->session) != NULL);
+  _odori_window_set_action_enabled (self, "import-capture", odori_document_get_index (doc) != NULL);
+  _odori_window_set_action_enabled (self, "remove-show", odori_document_get_index (doc) != NULL &&
                                            odori_document_get_index (doc)->path != NULL);
-  set_action_enabled (self, "rename-show", odori_document_get_index (doc) != NULL &&
+  _odori_window_set_action_enabled (self, "rename-show", odori_document_get_index (doc) != NULL &&
                                            odori_document_get_index (doc)->path != NULL);
-  set_action_enabled (self, "undo-remove-show",
+  _odori_window_set_action_enabled (self, "undo-remove-show",
                       g_object_get_data (G_OBJECT (self), REMOVED_SHOW_KEY) != NULL);
-  set_action_enabled (self, "play-pause", playable);
-  set_action_enabled (self, "step-forward", playable);
-  set_action_enabled (self, "step-back", playable);
-  set_action_enabled (self, "first-frame", playable);
-  set_action_enabled (self, "last-frame", playable);
+  _odori_window_set_action_enabled (self, "play-pause", playable);
+  _odori_window_set_action_enabled (self, "step-forward", playable);
+  _odori_window_set_action_enabled (self, "step-back", playable);
+  _odori_window_set_action_enabled (self, "first-frame", playable);
+  _odori_window_set_action_enabled (self, "last-frame", playable);
   if (self->undo != NULL && self->timeline != NULL)
     {
       gboolean selected = odori_timeline_get_n_selected (self->timeline) > 0;
 
-      set_action_enabled (self, "undo", odori_undo_get_can_undo (self->undo));
-      set_action_enabled (self, "redo", odori_undo_get_can_redo (self->undo));
-      set_action_enabled (self, "cut", selected);
-      set_action_enabled (self, "copy", selected);
-      set_action_enabled (self, "delete", selected);
-      set_action_enabled (self, "duplicate", selected);
-      set_action_enabled (self, "paste", has_score && odori_timeline_can_paste (self->timeline));
-      set_action_enabled (self, "select-all", has_score);
-      set_action_enabled (self, "remove-track", has_score && odori_document_get_score (doc)->parts->len > 1);
+      _odori_window_set_action_enabled (self, "undo", odori_undo_get_can_undo (self->undo));
+      _odori_window_set_action_enabled (self, "redo", odori_undo_get_can_redo (self->undo));
+      _odori_window_set_action_enabled (self, "cut", selected);
+      _odori_window_set_action_enabled (self, "copy", selected);
+      _odori_window_set_action_enabled (self, "delete", selected);
+      _odori_window_set_action_enabled (self, "duplicate", selected);
+      _odori_window_set_action_enabled (self, "paste", has_score && odori_timeline_can_paste (self->timeline));
+      _odori_window_set_action_enabled (self, "select-all", has_score);
+      _odori_window_set_action_enabled (self, "remove-track", has_score && odori_document_get_score (doc)->parts->len > 1);
     }
 
   speed = g_action_map_lookup_action (G_ACTION_MAP (self), "speed");
@@ -121,9 +120,9 @@ set_start_folder (OdoriWindow     *self,
 }
 
 /* A file name from the score's title: what a choreographer would type. */
-static char *
-suggested_name (OdoriWindow *self,
-                const char  *extension)
+char *
+_odori_window_suggested_name (OdoriWindow *self,
+                              const char  *extension)
 {
   const char *path = odori_document_get_path (self->document);
   g_autofree char *base = NULL;
@@ -481,7 +480,7 @@ save_as (OdoriWindow *self,
          gboolean     close_after)
 {
   OdoriFileDialog *dialog = odori_file_dialog_new (GTK_WINDOW (self), _("Save Score"), TRUE, _("_Save"));
-  g_autofree char *name = suggested_name (self, ".dds");
+  g_autofree char *name = _odori_window_suggested_name (self, ".dds");
 
   odori_file_dialog_add_filter (dialog, _("Dance scores"), (const char *[]) { "*.dds", "*.DDS", NULL });
   set_start_folder (self, dialog);
@@ -522,211 +521,6 @@ save_as_action (GSimpleAction *action,
   save_as (user_data, FALSE);
 }
 
-/* Export */
-
-static gboolean
-export_poll_cb (gpointer data)
-{
-  OdoriWindow *self = data;
-
-  if (self->export != NULL)
-    gtk_progress_bar_set_fraction (self->export_progress, odori_export_get_fraction (self->export));
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-on_export_folder_shown_cb (GObject      *source,
-                           GAsyncResult *result,
-                           gpointer      user_data)
-{
-  g_autoptr(OdoriWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot open the folder"), error->message, NULL);
-}
-
-/* "Open Folder" of the export toast: the folder the file was written to, in the
- * desktop's file manager (GtkFileLauncher is GTK 4.10). */
-static void
-open_export_folder_cb (AdwToast    *toast,
-                       OdoriWindow *self)
-{
-  const char *dir = g_object_get_data (G_OBJECT (toast), "odori-folder");
-  g_autoptr(GFile) folder = NULL;
-  g_autofree char *uri = NULL;
-
-  if (dir == NULL)
-    return;
-  folder = g_file_new_for_path (dir);
-  uri = g_file_get_uri (folder);
-  gtk_show_uri_full (GTK_WINDOW (self), uri, GDK_CURRENT_TIME, NULL, on_export_folder_shown_cb, g_object_ref (self));
-}
-
-/* An export that ended well says so, for a few seconds, with a way to the file. */
-static void
-show_exported_toast (OdoriWindow *self,
-                     const char  *path)
-{
-  g_autofree char *name = g_path_get_basename (path);
-  /* Translators: %s is a file name */
-  g_autofree char *title = g_strdup_printf (_("Exported “%s”"), name);
-  AdwToast *toast = adw_toast_new (title);
-
-  adw_toast_set_button_label (toast, _("Open Folder"));
-  adw_toast_set_timeout (toast, 8);
-  g_object_set_data_full (G_OBJECT (toast), "odori-folder", g_path_get_dirname (path), g_free);
-  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (open_export_folder_cb), self, 0);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
-}
-
-static void
-export_done_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  OdoriWindow *self = g_task_get_source_object (task);
-  g_autoptr(GError) error = NULL;
-
-  if (!odori_export_run_finish (ODORI_EXPORT (source), result, &error))
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *name = g_path_get_basename (odori_export_get_path (ODORI_EXPORT (source)));
-          g_autofree char *title = g_strdup_printf (_("Cannot export “%s”"), name);
-
-          _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
-        }
-      g_task_return_error (task, g_steal_pointer (&error));
-    }
-  else
-    {
-      show_exported_toast (self, odori_export_get_path (ODORI_EXPORT (source)));
-      g_task_return_boolean (task, TRUE);
-    }
-
-  g_clear_handle_id (&self->export_poll_id, g_source_remove);
-  g_clear_object (&self->export);
-  g_clear_object (&self->export_cancellable);
-  gtk_revealer_set_reveal_child (self->export_revealer, FALSE);
-  _odori_window_update_actions (self);
-}
-
-void
-odori_window_export (OdoriWindow         *self,
-                     GFile               *file,
-                     GAsyncReadyCallback  callback,
-                     gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(OdoriMotion) copy = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *label = NULL;
-  OdoriMotion *motion;
-
-  g_return_if_fail (ODORI_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  task = g_task_new (self, NULL, callback, user_data);
-  g_task_set_source_tag (task, odori_window_export);
-  motion = odori_document_get_motion (self->document);
-  path = g_file_get_path (file);
-  if (self->export != NULL || motion == NULL || path == NULL)
-    {
-      const char *why = self->export != NULL ? _("An export is already running.")
-                        : motion == NULL ? _("The score does not compose: there is nothing to export.")
-                        : _("Only local files can be written.");
-
-      _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot export"), why, NULL);
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", why);
-      return;
-    }
-
-  /* The worker writes a snapshot: edits meanwhile don't reach the file half-way. */
-  copy = odori_motion_copy (motion);
-  self->export = odori_export_new (copy, path);
-  self->export_cancellable = g_cancellable_new ();
-  name = g_path_get_basename (path);
-  /* Translators: %s is a file name */
-  label = g_strdup_printf (_("Exporting “%s”…"), name);
-  gtk_label_set_text (self->export_label, label);
-  gtk_progress_bar_set_fraction (self->export_progress, 0);
-  gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
-  self->export_poll_id = g_timeout_add (100, export_poll_cb, self);
-  _odori_window_update_actions (self);
-  odori_export_run_async (self->export, self->export_cancellable, export_done_cb, g_steal_pointer (&task));
-}
-
-gboolean
-odori_window_export_finish (OdoriWindow   *self,
-                            GAsyncResult  *result,
-                            GError       **error)
-{
-  g_return_val_if_fail (ODORI_IS_WINDOW (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-on_export_chosen_cb (GFile      *chosen,
-                     const char *filter_name,
-                     gpointer    user_data)
-{
-  OdoriWindow *self = user_data;
-  g_autoptr(GFile) file = g_object_ref (chosen);
-  g_autofree char *path = g_file_get_path (file);
-  g_autofree char *lower = path ? g_ascii_strdown (path, -1) : NULL;
-
-  /* No extension: the filter chosen decides. */
-  if (lower != NULL && !g_str_has_suffix (lower, ".bva") && !g_str_has_suffix (lower, ".vpm") &&
-      !g_str_has_suffix (lower, ".bvh"))
-    {
-      gboolean bva = g_strcmp0 (filter_name, _("BVA (Biovision Animation)")) == 0;
-      g_autofree char *with_ext = g_strconcat (path, bva ? ".bva" : ".bvh", NULL);
-
-      g_clear_object (&file);
-      file = g_file_new_for_path (with_ext);
-    }
-  odori_window_export (self, file, NULL, NULL);
-}
-
-static void
-export_action (GSimpleAction *action,
-               GVariant      *param,
-               gpointer       user_data)
-{
-  OdoriWindow *self = user_data;
-  OdoriFileDialog *dialog =
-    odori_file_dialog_new (GTK_WINDOW (self), _("Export the Composed Dance"), TRUE, _("_Export"));
-  g_autofree char *name = suggested_name (self, ".bvh");
-  const char *path = odori_document_get_path (self->document);
-  const char *documents = g_get_user_special_dir (G_USER_DIRECTORY_DOCUMENTS);
-  g_autofree char *dir = NULL;
-  g_autoptr(GFile) folder = NULL;
-
-  /* BVH beside the score (what other tools read); a score without a home (the sample, a
-   * new one) exports to Documents, not into the library's folder. The first filter is
-   * the one shown. */
-  odori_file_dialog_add_filter (dialog, _("BVH (Biovision Hierarchy)"),
-                                (const char *[]) { "*.bvh", "*.BVH", NULL });
-  odori_file_dialog_add_filter (dialog, _("BVA (Biovision Animation)"),
-                                (const char *[]) { "*.bva", "*.BVA", "*.vpm", "*.VPM", NULL });
-  if (path != NULL)
-    dir = g_path_get_dirname (path);
-  else if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))
-    dir = g_strdup (documents);
-  else
-    dir = g_strdup (g_get_home_dir ());
-  folder = g_file_new_for_path (dir);
-  odori_file_dialog_set_folder (dialog, folder);
-  odori_file_dialog_set_current_name (dialog, name);
-  odori_file_dialog_present (dialog, on_export_chosen_cb, self);
-}
-
 static void
 cancel_open_action (GSimpleAction *action,
                     GVariant      *param,
@@ -736,247 +530,6 @@ cancel_open_action (GSimpleAction *action,
 
   if (self->open_cancellable != NULL)
     g_cancellable_cancel (self->open_cancellable);
-}
-
-static void
-cancel_export_action (GSimpleAction *action,
-                      GVariant      *param,
-                      gpointer       user_data)
-{
-  OdoriWindow *self = user_data;
-
-  if (self->export_cancellable != NULL)
-    g_cancellable_cancel (self->export_cancellable);
-}
-
-/* Import */
-
-/* The imported capture is selected in the library and played alone. */
-static void
-on_imported_cb (OdoriImportDialog *dialog,
-                const char        *symbol,
-                OdoriWindow       *self)
-{
-  g_autoptr(GError) error = NULL;
-  OdoriIndexMotion *motion;
-
-  odori_library_view_set_search (self->library_view, "");
-  odori_library_view_select_symbol (self->library_view, symbol);
-  motion = odori_index_lookup (odori_document_get_index (self->document), symbol, &error);
-  if (motion != NULL && odori_session_preview (self->session, motion, NULL))
-    odori_session_set_playing (self->session, TRUE);
-}
-
-static void
-import_capture_action (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       user_data)
-{
-  OdoriWindow *self = user_data;
-  GtkWindow *dialog = odori_import_dialog_new (GTK_WINDOW (self), self->document);
-
-  g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported_cb), self, 0);
-  gtk_window_present (dialog);
-}
-
-/* Import Capture with PATH already chosen: a capture or motion opened from the desktop. */
-void
-_odori_window_import_file (OdoriWindow *self,
-                           const char  *path)
-{
-  GtkWindow *dialog;
-
-  g_return_if_fail (ODORI_IS_WINDOW (self));
-  g_return_if_fail (path != NULL);
-
-  dialog = odori_import_dialog_new (GTK_WINDOW (self), self->document);
-  g_signal_connect_object (dialog, "imported", G_CALLBACK (on_imported_cb), self, 0);
-  odori_import_dialog_set_file (ODORI_IMPORT_DIALOG (dialog), path);
-  gtk_window_present (dialog);
-}
-
-
-/* Remove Show, Rename Show */
-
-/* What Undo needs: motion.dat before the removal (or renaming), and after it (Undo
- * refuses when the library changed since). Kept as the window's object data, with the
- * info bar; the last of the two library edits is the one undone. */
-typedef struct
-{
-  char    *code;
-  GBytes  *before;
-  GBytes  *after;
-  gboolean renamed;
-} RemovedShow;
-
-static void
-removed_show_free (RemovedShow *removed)
-{
-  g_free (removed->code);
-  g_clear_pointer (&removed->before, g_bytes_unref);
-  g_clear_pointer (&removed->after, g_bytes_unref);
-  g_free (removed);
-}
-
-/* The "Show removed — Undo" bar was closed: the removal stays. */
-static void
-on_removed_bar_closed_cb (OdoriWindow *self)
-{
-  g_object_set_data (G_OBJECT (self), REMOVED_SHOW_KEY, NULL);
-  set_action_enabled (self, "undo-remove-show", FALSE);
-}
-
-static GBytes *
-read_index_bytes (OdoriWindow  *self,
-                  GError      **error)
-{
-  OdoriIndex *index = odori_document_get_index (self->document);
-  char *data = NULL;
-  gsize len = 0;
-
-  if (index == NULL || index->path == NULL ||
-      !g_file_get_contents (index->path, &data, &len, error))
-    return NULL;
-  return g_bytes_new_take (data, len);
-}
-
-/* A library edit of show CODE was done (motion.dat was BEFORE): offer its Undo in the bar
- * saying TEXT. */
-static void
-offer_library_undo (OdoriWindow *self,
-                    const char  *code,
-                    GBytes      *before,
-                    gboolean     renamed,
-                    const char  *text)
-{
-  RemovedShow *removed = g_new0 (RemovedShow, 1);
-
-  removed->code = g_strdup (code);
-  removed->before = g_bytes_ref (before);
-  removed->after = read_index_bytes (self, NULL);
-  removed->renamed = renamed;
-  g_object_set_data_full (G_OBJECT (self), REMOVED_SHOW_KEY, removed, (GDestroyNotify) removed_show_free);
-  set_action_enabled (self, "undo-remove-show", TRUE);
-  odori_info_bar_show_removed (self->info_bar, text);
-}
-
-static void
-remove_show (OdoriWindow *self,
-             const char  *code)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) before = NULL;
-  g_autofree char *text = NULL;
-
-  if (!odori_document_remove_show (self->document, code, &before, &error))
-    {
-      _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot remove the show"), error->message, NULL);
-      return;
-    }
-  text = g_strdup_printf (_("Show %s was removed from the library."), code);
-  offer_library_undo (self, code, before, FALSE, text);
-}
-
-/* win.rename-show(("CODE", "NAME")): renames the show in motion.dat at once (the library
- * view asked for the name), with Undo in the bar. */
-static void
-rename_show_action (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       user_data)
-{
-  OdoriWindow *self = user_data;
-  const char *code = NULL, *name = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) before = NULL;
-  g_autofree char *text = NULL;
-  OdoriIndexShow *show;
-
-  g_variant_get (param, "(&s&s)", &code, &name);
-  if (!odori_document_rename_show (self->document, code, name, &before, &error))
-    {
-      _odori_window_show_error (self, GTK_MESSAGE_ERROR, _("Cannot rename the show"), error->message, NULL);
-      return;
-    }
-  show = odori_index_find_show (odori_document_get_index (self->document), code);
-  /* Translators: "Show TE is now called “手の舞 Hand dance”." */
-  text = g_strdup_printf (_("Show %s is now called “%s”."), code, show != NULL ? show->name : name);
-  offer_library_undo (self, code, before, TRUE, text);
-}
-
-static void
-on_remove_show_response_cb (GtkWindow *dialog,
-                            int        response,
-                            gpointer   user_data)
-{
-  OdoriWindow *self = user_data;
-  g_autofree char *code = g_strdup (g_object_get_data (G_OBJECT (dialog), "show-code"));
-
-  gtk_window_destroy (GTK_WINDOW (dialog));
-  if (response == GTK_RESPONSE_ACCEPT)
-    remove_show (self, code);
-}
-
-/* win.remove-show("CODE"): asks, then removes the show from motion.dat. */
-static void
-remove_show_action (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       user_data)
-{
-  OdoriWindow *self = user_data;
-  const char *code = g_variant_get_string (param, NULL);
-  g_autofree char *heading = g_strdup_printf (_("Remove show %s from the library?"), code);
-  guint uses = odori_document_count_show_uses (self->document, code);
-  g_autofree char *body = NULL;
-  GtkWindow *dialog;
-
-  if (uses > 0)
-    body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "%u block of this score uses it: the score will no longer "
-                                         "compose until the show is back. Its motions leave motion.dat; "
-                                         "the show file stays on disk.",
-                                         "%u blocks of this score use it: the score will no longer "
-                                         "compose until the show is back. Its motions leave motion.dat; "
-                                         "the show file stays on disk.",
-                                         uses),
-                            uses);
-  else
-    body = g_strdup (_("Its motions leave motion.dat; the show file stays on disk. "
-                       "Scores that use them no longer compose."));
-  dialog = odori_message_dialog_new (GTK_WINDOW (self), heading, body);
-  odori_message_dialog_add_response (dialog, GTK_RESPONSE_CANCEL, _("_Cancel"), ODORI_RESPONSE_DEFAULT);
-  odori_message_dialog_add_response (dialog, GTK_RESPONSE_ACCEPT, _("_Remove"), ODORI_RESPONSE_DESTRUCTIVE);
-  odori_message_dialog_set_default_response (dialog, GTK_RESPONSE_CANCEL);
-  g_object_set_data_full (G_OBJECT (dialog), "show-code", g_strdup (code), g_free);
-  odori_message_dialog_present (dialog, on_remove_show_response_cb, self);
-}
-
-/* Puts motion.dat back as it was before the last Remove Show or Rename Show. */
-static void
-undo_remove_show_action (GSimpleAction *action,
-                         GVariant      *param,
-                         gpointer       user_data)
-{
-  OdoriWindow *self = user_data;
-  RemovedShow *removed = g_object_get_data (G_OBJECT (self), REMOVED_SHOW_KEY);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) now = NULL;
-  const char *title;
-
-  if (removed == NULL)
-    return;
-  title = removed->renamed ? _("Cannot undo the renaming") : _("Cannot undo the removal");
-  now = read_index_bytes (self, &error);
-  if (now == NULL || removed->after == NULL || !g_bytes_equal (now, removed->after))
-    _odori_window_show_error (self, GTK_MESSAGE_ERROR, title,
-                              error != NULL ? error->message
-                              : removed->renamed ? _("The library’s motion.dat changed since the show was renamed.")
-                                                 : _("The library’s motion.dat changed since the show was removed."),
-                              NULL);
-  else if (!odori_document_restore_index (self->document, removed->before, &error))
-    _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
-  odori_info_bar_hide_removed (self->info_bar);
-  g_object_set_data (G_OBJECT (self), REMOVED_SHOW_KEY, NULL);
-  g_simple_action_set_enabled (action, FALSE);
 }
 
 /* Playback */
@@ -1362,14 +915,8 @@ static const GActionEntry entries[] = {
   { "open-recent", open_recent_action, "s" },
   { "open-sample", open_sample_action },
   { "open-library", open_library_action },
-  { "import-capture", import_capture_action },
-  { "remove-show", remove_show_action, "s" },
-  { "rename-show", rename_show_action, "(ss)" },
-  { "undo-remove-show", undo_remove_show_action },
   { "save", save_action },
   { "save-as", save_as_action },
-  { "export", export_action },
-  { "cancel-export", cancel_export_action },
   { "cancel-open", cancel_open_action },
   { "play-pause", play_pause_action },
   { "step-forward", step_forward_action },
@@ -1483,6 +1030,8 @@ _odori_window_actions_init (OdoriWindow *self)
   g_signal_connect (keys, "key-pressed", G_CALLBACK (bare_key_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  _odori_window_export_actions_init (self);
+  _odori_window_library_actions_init (self);
   /* F9 and the header's toggle: the library beside (or, in a narrow window, over) the
    * dance, or folded away. */
   show_library = g_property_action_new ("show-library", self->library_flap, "reveal-flap");
@@ -1491,7 +1040,5 @@ _odori_window_actions_init (OdoriWindow *self)
   g_signal_connect_object (self->settings, "changed::recent-files",
                            G_CALLBACK (rebuild_recent_menu), self, G_CONNECT_SWAPPED);
   rebuild_recent_menu (self);
-  g_signal_connect_object (self->info_bar, "removed-closed",
-                           G_CALLBACK (on_removed_bar_closed_cb), self, G_CONNECT_SWAPPED);
   _odori_window_update_actions (self);
 }

@@ -95,6 +95,17 @@ struct _OdoriWindow
   char                 *recover_ini;
 };
 
+/* Window object data of Remove Show and Rename Show (their Undo). */
+#define REMOVED_SHOW_KEY "odori-removed-show"
+
+void  _odori_window_set_action_enabled   (OdoriWindow      *self,
+                                          const char       *name,
+                                          gboolean          enabled);
+/* A file name from the score's file or title, with EXTENSION (".dds"). */
+char *_odori_window_suggested_name       (OdoriWindow      *self,
+                                          const char       *extension);
+void  _odori_window_export_actions_init  (OdoriWindow      *self);
+void  _odori_window_library_actions_init (OdoriWindow      *self);
 void  _odori_window_class_actions_init   (OdoriWindowClass *klass);
 void  _odori_window_actions_init         (OdoriWindow      *self);
 void  _odori_window_update_actions       (OdoriWindow      *self);
