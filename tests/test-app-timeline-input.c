@@ -195,6 +195,14 @@ test_drag_that_changes_nothing (void)
   g_assert_false (odori_undo_get_can_undo (window->undo));
   g_assert_false (title_marked (window));
 
+  /* With Ctrl held, onto another track (the monkey test found it moved anyway). */
+  input_drag_full (tl, x_of (window, 100), y_of (window, HD), 40, y_of (window, HD) + 120, 8, "ctrl", TRUE);
+  g_free (text);
+  text = score_text (window->document);
+  g_assert_cmpstr (text, ==, before);
+  g_assert_false (odori_document_get_dirty (window->document));
+  g_assert_false (title_marked (window));
+
   /* Out and back. */
   press_and_move (tl, x_of (window, 100), y_of (window, HD), tl, x_of (window, 100) + 60, y_of (window, HD), 5);
   g_assert_nonnull (symbol_at (window, HD, 112));

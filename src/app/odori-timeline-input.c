@@ -976,8 +976,11 @@ _odori_timeline_class_init_input (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "timeline.unselect-all", NULL);
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_cb, NULL);
-  /* Shift is held to move freely: Escape still cancels that drag. */
+  /* Shift (move freely) or Ctrl may be held during a drag: Escape still cancels it. */
   gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, GDK_SHIFT_MASK, escape_cb, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, GDK_CONTROL_MASK, escape_cb, NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                escape_cb, NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "timeline.focus-track", "i", -1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "timeline.focus-track", "i", 1);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "timeline.focus-symbol",
