@@ -117,11 +117,15 @@ count_segments (const char *data,
     {
       /* Frame data holds no 'S' at all, so memchr runs at memory speed. */
       const char *hit = memchr (s, 'S', end - s);
-      const char *b;
+      const char *b, *eol;
 
       if (hit == NULL)
         break;
-      if (!is_segment_key (hit, end))
+      /* within its line: a blank may be a CR or LF left inside a line, not a line end */
+      eol = hit;
+      while (eol < end && *eol != '\n' && *eol != '\r')
+        eol++;
+      if (!is_segment_key (hit, eol))
         {
           s = hit + 1;
           continue;
