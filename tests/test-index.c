@@ -554,6 +554,45 @@ test_shift_jis (void)
   assert_round_trip (index, "sjis-rt.dat");
 }
 
+/* Fuzzer find: Shift_JIS whose only bytes invalid as UTF-8 were an ideographic blank
+ * (0x81 0x40, dropped by the canonical writer). The rest, E2 80 | 9C 65 (two kanji), is
+ * valid UTF-8 ("“e"), so without a marker the written file would be read as other text. */
+static void
+test_shift_jis_looks_utf8 (void)
+{
+  const char       data[] = "define part\x81\x40name=X code=HD map=\xE2\x80\x9C\x65\n"
+                            "begin show name=S code=S file=s.bva\n"
+                            "  motion name=M code=M1 frame=1-2\n"
+                            "end show\n";
+  g_autofree char *path = write_tmp ("sjis-utf8.dat", data, sizeof data - 1);
+  g_autofree char *out_path = g_build_filename (tmp_dir, "sjis-utf8-out.dat", NULL);
+  g_autofree char *written = NULL;
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(OdoriIndex) back = NULL;
+  g_autoptr(GError) error = NULL;
+  OdoriIndexPart *part;
+  gsize           len;
+
+  index = odori_index_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (index->encoding, ==, ODORI_ENCODING_SHIFT_JIS);
+  part = g_ptr_array_index (index->parts, 0);
+  g_assert_cmpstr (part->map[0], !=, "\xE2\x80\x9C\x65");
+
+  g_assert_true (odori_index_save (index, out_path, &error));
+  g_assert_no_error (error);
+  written = read_file (out_path, &len);
+  g_assert_false (g_utf8_validate (written, len, NULL));
+  back = odori_index_load (out_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (back->encoding, ==, ODORI_ENCODING_SHIFT_JIS);
+  g_assert_cmpstr (((OdoriIndexPart *) g_ptr_array_index (back->parts, 0))->map[0], ==,
+                   part->map[0]);
+  /* Saved again, the marker is a comment like any other: not added twice. */
+  assert_round_trip (back, "sjis-utf8-rt.dat");
+  g_assert_cmpuint (back->comments->len, ==, 1);
+}
+
 static void
 test_utf8_bom (void)
 {
@@ -1659,6 +1698,7 @@ main (int    argc,
   g_test_add_func ("/index/round-trip", test_round_trip);
   g_test_add_func ("/index/line-ends", test_line_ends);
   g_test_add_func ("/index/shift-jis", test_shift_jis);
+  g_test_add_func ("/index/shift-jis-looks-utf8", test_shift_jis_looks_utf8);
   g_test_add_func ("/index/utf8-bom", test_utf8_bom);
   g_test_add_func ("/index/bad-encoding", test_bad_encoding);
   g_test_add_func ("/index/missing-file", test_missing_file);

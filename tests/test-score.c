@@ -454,6 +454,40 @@ test_shift_jis (void)
   assert_round_trip (score, "sjis-rt.dds");
 }
 
+/* As for motion.dat: Shift_JIS whose only bytes invalid as UTF-8 are an ideographic blank
+ * (dropped when written) must not be read back as UTF-8 ("\xE2\x80\x9C\x65" is two kanji
+ * in CP932 and "“e" in UTF-8). */
+static void
+test_shift_jis_looks_utf8 (void)
+{
+  const char       data[] = "# Title: \xE2\x80\x9C\x65\n"
+                            "HD: Body,Head\n"
+                            "1:\x81\x40"
+                            "A1\n";
+  g_autofree char *path = write_tmp ("sjis-utf8.dds", data, sizeof data - 1);
+  g_autofree char *out_path = g_build_filename (tmp_dir, "sjis-utf8-out.dds", NULL);
+  g_autofree char *written = NULL;
+  g_autoptr(OdoriScore) score = NULL;
+  g_autoptr(OdoriScore) back = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+
+  score = odori_score_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (score->encoding, ==, ODORI_ENCODING_SHIFT_JIS);
+  g_assert_cmpstr (score->title, !=, "\xE2\x80\x9C\x65");
+
+  g_assert_true (odori_score_save (score, out_path, &error));
+  g_assert_no_error (error);
+  written = read_file (out_path, &len);
+  g_assert_false (g_utf8_validate (written, len, NULL));
+  back = odori_score_load (out_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (back->encoding, ==, ODORI_ENCODING_SHIFT_JIS);
+  g_assert_cmpstr (back->title, ==, score->title);
+  assert_round_trip (back, "sjis-utf8-rt.dds");
+}
+
 static void
 test_utf8_bom (void)
 {
@@ -906,6 +940,7 @@ main (int    argc,
   g_test_add_func ("/score/round-trip", test_round_trip);
   g_test_add_func ("/score/line-ends", test_line_ends);
   g_test_add_func ("/score/shift-jis", test_shift_jis);
+  g_test_add_func ("/score/shift-jis-looks-utf8", test_shift_jis_looks_utf8);
   g_test_add_func ("/score/utf8-bom", test_utf8_bom);
   g_test_add_func ("/score/bad-encoding", test_bad_encoding);
   g_test_add_func ("/score/errors", test_errors);

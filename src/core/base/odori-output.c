@@ -302,3 +302,36 @@ odori_output_free (OdoriOutput *out)
   g_free (out->tmp_path);
   g_free (out);
 }
+
+void
+odori_output_write_text_file (OdoriOutput         *out,
+                              OdoriEncoding        encoding,
+                              OdoriOutputWriteFunc write,
+                              gpointer             data)
+{
+  g_autoptr(OdoriOutput) memory = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  const char *text;
+  gsize       len;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (write != NULL);
+
+  if (encoding != ODORI_ENCODING_SHIFT_JIS)
+    {
+      write (data, out);
+      return;
+    }
+  memory = odori_output_new_memory (encoding);
+  write (data, memory);
+  if (!odori_output_commit (memory, NULL))
+    {
+      write (data, out); /* for odori_output_commit (out) to report the error */
+      return;
+    }
+  bytes = odori_output_steal_bytes (memory);
+  text = g_bytes_get_data (bytes, &len);
+  if (len > 0 && !odori_is_ascii (text, len) && g_utf8_validate_len (text, len, NULL))
+    odori_output_text (out, "# \u30B7\u30D5\u30C8JIS\n");
+  odori_output_write (out, len > 0 ? text : "", len);
+}

@@ -254,6 +254,16 @@ void           odori_output_abort            (OdoriOutput    *out);
 /* For memory outputs, after commit: the bytes written (transfer full). */
 GBytes        *odori_output_steal_bytes      (OdoriOutput    *out);
 void           odori_output_free             (OdoriOutput    *out);
+/* Calls WRITE (DATA, an output in ENCODING) and copies what it wrote to OUT. Shift_JIS
+ * bytes that happen to be valid UTF-8 (possible once a writer drops the only other
+ * non-ASCII text, say an ideographic blank) would be read back as other text: then the
+ * comment line "# シフトJIS", which Shift_JIS text never makes valid UTF-8, goes first. */
+typedef void (*OdoriOutputWriteFunc) (gpointer     data,
+                                      OdoriOutput *out);
+void odori_output_write_text_file (OdoriOutput         *out,
+                                   OdoriEncoding        encoding,
+                                   OdoriOutputWriteFunc write,
+                                   gpointer             data);
 /* Testing hook: make the output fail with ENOSPC after LIMIT bytes. */
 void           odori_output_set_fail_after   (OdoriOutput    *out,
                                               gsize           limit);

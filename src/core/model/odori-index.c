@@ -1132,24 +1132,13 @@ write_class (OdoriOutput     *out,
     }
 }
 
-/**
- * odori_index_write:
- * @index: an index
- * @out: where to write
- *
- * Writes @index in the canonical layout: comments, parts, then classes with their shows
- * (indented by 2) and motions (by 4). Encoding errors are reported by
- * odori_output_commit().
- */
-void
-odori_index_write (OdoriIndex  *index,
-                   OdoriOutput *out)
+static void
+write_canonical (gpointer     data,
+                 OdoriOutput *out)
 {
+  OdoriIndex *index = data;
   g_autoptr(GString) s = g_string_new (NULL);
   gboolean need_blank = FALSE;
-
-  g_return_if_fail (index != NULL);
-  g_return_if_fail (out != NULL);
 
   for (guint i = 0; i < index->comments->len; i++)
     {
@@ -1182,6 +1171,25 @@ odori_index_write (OdoriIndex  *index,
       write_class (out, s, g_ptr_array_index (index->classes, i));
       need_blank = TRUE;
     }
+}
+
+/**
+ * odori_index_write:
+ * @index: an index
+ * @out: where to write
+ *
+ * Writes @index in the canonical layout: comments, parts, then classes with their shows
+ * (indented by 2) and motions (by 4). Encoding errors are reported by
+ * odori_output_commit().
+ */
+void
+odori_index_write (OdoriIndex  *index,
+                   OdoriOutput *out)
+{
+  g_return_if_fail (index != NULL);
+  g_return_if_fail (out != NULL);
+
+  odori_output_write_text_file (out, index->encoding, write_canonical, index);
 }
 
 /**

@@ -728,22 +728,12 @@ format_seconds (double x)
   return odori_format_double (x);
 }
 
-/**
- * odori_score_write:
- * @score: a score
- * @out: where to write
- *
- * Writes @score: title, author and date lines, the extensions that are set, the other
- * header lines, then the parts. Encoding errors are reported by odori_output_commit().
- */
-void
-odori_score_write (OdoriScore  *score,
-                   OdoriOutput *out)
+static void
+write_score (gpointer     data,
+             OdoriOutput *out)
 {
+  OdoriScore *score = data;
   g_autoptr(GString) s = g_string_new (NULL);
-
-  g_return_if_fail (score != NULL);
-  g_return_if_fail (out != NULL);
 
   write_header (out, s, "Title", score->title);
   write_header (out, s, "Author", score->author);
@@ -776,6 +766,24 @@ odori_score_write (OdoriScore  *score,
 
   for (guint i = 0; i < score->parts->len; i++)
     write_part (out, s, g_ptr_array_index (score->parts, i));
+}
+
+/**
+ * odori_score_write:
+ * @score: a score
+ * @out: where to write
+ *
+ * Writes @score: title, author and date lines, the extensions that are set, the other
+ * header lines, then the parts. Encoding errors are reported by odori_output_commit().
+ */
+void
+odori_score_write (OdoriScore  *score,
+                   OdoriOutput *out)
+{
+  g_return_if_fail (score != NULL);
+  g_return_if_fail (out != NULL);
+
+  odori_output_write_text_file (out, score->encoding, write_score, score);
 }
 
 /**
