@@ -488,6 +488,109 @@ test_shift_jis_looks_utf8 (void)
   assert_round_trip (back, "sjis-utf8-rt.dds");
 }
 
+/* Symbol modifiers (FORMATS.md §2): read, written back byte for byte, refused with
+ * line and column. */
+static void
+test_modifiers (void)
+{
+  static const char text[] = "# Title: \n"
+                             "# Author: \n"
+                             "# Date: \n"
+                             "# Blend: 4\n"
+                             "# FootLock: on\n"
+                             "LA: Body,LeftUpArm\n"
+                             "1: A1\n"
+                             "120: TE.C1 mirror speed=0.5 in=10 out=60 repeat=2 blend=8\n"
+                             "300: B2 speed=2\n"
+                             "400: B3 in=3\n"
+                             "500: B4 out=7 blend=0\n"
+                             "600: B5 repeat=1\n";
+  g_autoptr(OdoriScore) score = load_ok (text);
+  g_autoptr(GBytes) bytes = NULL;
+  OdoriScorePart *part = get_part (score, 0);
+  const OdoriScoreSymbol *sym = &g_array_index (part->symbols, OdoriScoreSymbol, 1);
+  const OdoriScoreSymbol *plain = &g_array_index (part->symbols, OdoriScoreSymbol, 0);
+  guint first, last;
+
+  g_assert_cmpint (score->foot_lock, ==, 1);
+  g_assert_cmpstr (sym->symbol, ==, "TE.C1");
+  g_assert_true (sym->mods.mirror);
+  g_assert_cmpfloat (sym->mods.speed, ==, 0.5);
+  g_assert_cmpuint (sym->mods.in, ==, 10);
+  g_assert_cmpuint (sym->mods.out, ==, 60);
+  g_assert_cmpuint (sym->mods.repeat, ==, 2);
+  g_assert_true (sym->mods.has_blend);
+  g_assert_cmpuint (sym->mods.blend, ==, 8);
+  g_assert_true (odori_symbol_mods_is_none (&plain->mods));
+  g_assert_false (odori_symbol_mods_is_none (&sym->mods));
+
+  /* Lengths (DESIGN.md): n' = 51 frames at speed 0.5 last 102, twice: 204. */
+  g_assert_cmpuint (odori_symbol_mods_trim (&sym->mods, 100, &first, &last), ==, 51);
+  g_assert_cmpuint (first, ==, 10);
+  g_assert_cmpuint (last, ==, 60);
+  g_assert_cmpuint (odori_symbol_mods_copy_frames (&sym->mods, 100), ==, 102);
+  g_assert_cmpuint (odori_symbol_mods_length (&sym->mods, 100), ==, 204);
+  /* out beyond a shorter clip is clamped; speed 2 of 5 frames: round (2.5) = 3. */
+  g_assert_cmpuint (odori_symbol_mods_trim (&sym->mods, 40, NULL, NULL), ==, 31);
+  sym = &g_array_index (part->symbols, OdoriScoreSymbol, 2);
+  g_assert_cmpuint (odori_symbol_mods_copy_frames (&sym->mods, 5), ==, 3);
+  g_assert_cmpuint (odori_symbol_mods_length (&plain->mods, 5), ==, 5);
+  sym = &g_array_index (part->symbols, OdoriScoreSymbol, 4);
+  g_assert_true (sym->mods.has_blend);
+  g_assert_cmpuint (sym->mods.blend, ==, 0);
+
+  bytes = write_bytes (score);
+  g_assert_cmpmem (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), text,
+                   sizeof text - 1);
+  assert_round_trip (score, "modifiers-rt.dds");
+}
+
+static void
+test_modifier_errors (void)
+{
+  static const struct
+  {
+    const char *line;
+    const char *message;
+  } cases[] = {
+    { "10: A1 mirorr", "dance.dds:3: column 8: unknown modifier \"mirorr\"" },
+    { "10: A1 speed=0", "dance.dds:3: column 8: speed must be a number from 0.1 to 10" },
+    { "10: A1 speed=11", "column 8: speed must be" },
+    { "10: A1 speed=nan", "column 8: speed must be" },
+    { "10: A1 speed=", "column 8: modifier \"speed\" needs a value" },
+    { "10: A1 mirror speed=2 speed=3", "column 23: modifier \"speed\" given twice" },
+    { "10: A1 in=0", "column 8: in must be a clip frame" },
+    { "10: A1 in=9 out=3", "column 13: in=9 is after out=3" },
+    { "10: A1 repeat=0", "column 8: repeat must be a count from 1 to 1000" },
+    { "10: A1 repeat=1001", "repeat must be a count" },
+    { "10: A1 blend=-1", "blend must be a frame count from 0 to 10000" },
+    { "10: A1 blend=10001", "blend must be a frame count" },
+    { "10: A1 mirror=1", "\"mirror\" takes no value" },
+    { "10:\u3000踊り mirror x", "column 15: unknown modifier \"x\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("# Title: x\nLA: Body\n%s\n", cases[i].line);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(OdoriScore) score = load_data ("dance.dds", text, -1, &error);
+
+      g_assert_null (score);
+      g_assert_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_MODIFIER);
+      if (strstr (error->message, cases[i].message) == NULL)
+        g_error ("%s: got \"%s\", expected \"%s\"", cases[i].line, error->message,
+                 cases[i].message);
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(OdoriScore) score = load_data ("dance.dds", "# FootLock: maybe\n", -1, &error);
+
+    g_assert_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_NUMBER);
+    g_assert_nonnull (strstr (error->message, "dance.dds:1: \"# FootLock:\" must be on or off"));
+  }
+}
+
 static void
 test_utf8_bom (void)
 {
@@ -956,6 +1059,8 @@ main (int    argc,
   g_test_add_func ("/score/build", test_build);
   g_test_add_func ("/score/save-unmappable", test_save_unmappable);
   g_test_add_func ("/score/garbage", test_garbage);
+  g_test_add_func ("/score/modifiers", test_modifiers);
+  g_test_add_func ("/score/modifier-errors", test_modifier_errors);
 
   ret = g_test_run ();
   remove_tree (tmp_dir);

@@ -29,6 +29,9 @@ struct _OdoriScoreEdit
   gboolean        has_blend;
   int             blend_before;
   int             blend_after;
+  gboolean        has_foot_lock;
+  int             foot_lock_before;
+  int             foot_lock_after;
   PartOp          part_op;
   guint           part_position;
   OdoriScorePart *part;         /* owned copy, for part edits */
@@ -91,13 +94,17 @@ odori_score_edit_get_label (OdoriScoreEdit *edit)
 }
 
 static void
-record (GArray     *array,
-        guint       part,
-        guint       start,
-        const char *symbol,
-        guint       line)
+record (GArray                *array,
+        guint                  part,
+        guint                  start,
+        const char            *symbol,
+        guint                  line,
+        const OdoriSymbolMods *mods)
 {
-  OdoriScoreEditSymbol s = { part, start, g_strdup (symbol), line };
+  OdoriScoreEditSymbol s = { part, start, g_strdup (symbol), line, { 0 } };
+
+  if (mods != NULL)
+    s.mods = *mods;
 
   g_array_append_val (array, s);
 }
@@ -111,7 +118,7 @@ odori_score_edit_remove_symbol (OdoriScoreEdit         *edit,
   g_return_if_fail (symbol != NULL && symbol->symbol != NULL);
   g_return_if_fail (edit->part_op == PART_OP_NONE);
 
-  record (edit->removed, part, symbol->start, symbol->symbol, symbol->line);
+  record (edit->removed, part, symbol->start, symbol->symbol, symbol->line, &symbol->mods);
 }
 
 void
@@ -124,7 +131,52 @@ odori_score_edit_add_symbol (OdoriScoreEdit *edit,
   g_return_if_fail (symbol != NULL);
   g_return_if_fail (edit->part_op == PART_OP_NONE);
 
-  record (edit->added, part, start, symbol, 0);
+  record (edit->added, part, start, symbol, 0, NULL);
+}
+
+void
+odori_score_edit_add_symbol_full (OdoriScoreEdit        *edit,
+                                  guint                  part,
+                                  guint                  start,
+                                  const char            *symbol,
+                                  const OdoriSymbolMods *mods)
+{
+  g_return_if_fail (edit != NULL);
+  g_return_if_fail (symbol != NULL);
+  g_return_if_fail (edit->part_op == PART_OP_NONE);
+
+  record (edit->added, part, start, symbol, 0, mods);
+}
+
+void
+odori_score_edit_replace_symbol (OdoriScoreEdit         *edit,
+                                 guint                   part,
+                                 const OdoriScoreSymbol *symbol,
+                                 guint                   new_part,
+                                 guint                   new_start,
+                                 const OdoriSymbolMods  *new_mods)
+{
+  g_return_if_fail (edit != NULL);
+  g_return_if_fail (symbol != NULL && symbol->symbol != NULL);
+  g_return_if_fail (edit->part_op == PART_OP_NONE);
+
+  record (edit->removed, part, symbol->start, symbol->symbol, symbol->line, &symbol->mods);
+  record (edit->added, new_part, new_start, symbol->symbol, symbol->line,
+          new_mods != NULL ? new_mods : &symbol->mods);
+}
+
+void
+odori_score_edit_set_foot_lock (OdoriScoreEdit *edit,
+                                int             before,
+                                int             after)
+{
+  g_return_if_fail (edit != NULL);
+  g_return_if_fail (edit->part_op == PART_OP_NONE);
+
+  if (!edit->has_foot_lock)
+    edit->foot_lock_before = CLAMP (before, -1, 1);
+  edit->has_foot_lock = TRUE;
+  edit->foot_lock_after = CLAMP (after, -1, 1);
 }
 
 void
@@ -137,8 +189,8 @@ odori_score_edit_move_symbol (OdoriScoreEdit         *edit,
   g_return_if_fail (symbol != NULL && symbol->symbol != NULL);
   g_return_if_fail (edit->part_op == PART_OP_NONE);
 
-  record (edit->removed, part, symbol->start, symbol->symbol, symbol->line);
-  record (edit->added, part, new_start, symbol->symbol, symbol->line);
+  record (edit->removed, part, symbol->start, symbol->symbol, symbol->line, &symbol->mods);
+  record (edit->added, part, new_start, symbol->symbol, symbol->line, &symbol->mods);
 }
 
 void
@@ -220,7 +272,8 @@ odori_score_edit_insert_part (OdoriScoreEdit     *edit,
   g_return_if_fail (edit != NULL);
   g_return_if_fail (code != NULL && code[0] != '\0');
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
-                    edit->added->len == 0 && !edit->has_blend && !odori_score_edit_get_sets_header (edit));
+                    edit->added->len == 0 && !edit->has_blend && !edit->has_foot_lock &&
+                    !odori_score_edit_get_sets_header (edit));
 
   model.code = (char *) code;
   model.sensors = (char **) sensors;
@@ -238,7 +291,8 @@ odori_score_edit_remove_part (OdoriScoreEdit       *edit,
   g_return_if_fail (edit != NULL);
   g_return_if_fail (part != NULL);
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
-                    edit->added->len == 0 && !edit->has_blend && !odori_score_edit_get_sets_header (edit));
+                    edit->added->len == 0 && !edit->has_blend && !edit->has_foot_lock &&
+                    !odori_score_edit_get_sets_header (edit));
 
   edit->part = odori_score_part_copy (part);
   edit->part_op = PART_OP_REMOVE;
@@ -252,6 +306,7 @@ odori_score_edit_is_empty (OdoriScoreEdit *edit)
 
   return edit->part_op == PART_OP_NONE && edit->removed->len == 0 && edit->added->len == 0 &&
          (!edit->has_blend || edit->blend_before == edit->blend_after) &&
+         (!edit->has_foot_lock || edit->foot_lock_before == edit->foot_lock_after) &&
          !odori_score_edit_get_sets_header (edit);
 }
 
@@ -462,7 +517,7 @@ change_symbols (OdoriScore *score,
     {
       const OdoriScoreEditSymbol *s = &g_array_index (add, OdoriScoreEditSymbol, i);
       OdoriScorePart *part = g_ptr_array_index (score->parts, s->part);
-      OdoriScoreSymbol symbol = { s->start, g_strdup (s->symbol), s->line };
+      OdoriScoreSymbol symbol = { s->start, g_strdup (s->symbol), s->line, s->mods };
 
       g_array_insert_val (part->symbols, odori_score_part_lower_bound (part, s->start), symbol);
     }
@@ -523,6 +578,8 @@ run (OdoriScoreEdit  *edit,
   change_symbols (score, remove, add);
   if (edit->has_blend)
     score->blend = forward ? edit->blend_after : edit->blend_before;
+  if (edit->has_foot_lock)
+    score->foot_lock = forward ? edit->foot_lock_after : edit->foot_lock_before;
   for (guint h = 0; h < ODORI_SCORE_N_HEADERS; h++)
     if (edit->has_header[h])
       {

@@ -30,10 +30,11 @@ typedef enum
 /* One symbol of one track, as an edit records it. */
 typedef struct
 {
-  guint  part;     /* index into score->parts */
-  guint  start;    /* 1-based output frame */
-  char  *symbol;
-  guint  line;     /* the score line it came from (0 for new symbols), kept for undo */
+  guint            part;    /* index into score->parts */
+  guint            start;   /* 1-based output frame */
+  char            *symbol;
+  guint            line;    /* the score line it came from (0 for new symbols), kept for undo */
+  OdoriSymbolMods  mods;
 } OdoriScoreEditSymbol;
 
 typedef struct _OdoriScoreEdit OdoriScoreEdit;
@@ -64,7 +65,26 @@ void              odori_score_edit_add_symbol      (OdoriScoreEdit       *edit,
                                                     guint                 part,
                                                     guint                 start,
                                                     const char           *symbol);
-/* Takes SYMBOL away and puts it at NEW_START (same track, same line). */
+/* The same with modifiers (NULL: none). */
+void              odori_score_edit_add_symbol_full (OdoriScoreEdit       *edit,
+                                                    guint                 part,
+                                                    guint                 start,
+                                                    const char           *symbol,
+                                                    const OdoriSymbolMods *mods);
+/* Takes SYMBOL (of track PART) away and puts it, with the same line, on track NEW_PART at
+ * NEW_START with NEW_MODS (NULL: its own): a trim, a change of speed or of any modifier,
+ * a move to another track. */
+void              odori_score_edit_replace_symbol  (OdoriScoreEdit       *edit,
+                                                    guint                 part,
+                                                    const OdoriScoreSymbol *symbol,
+                                                    guint                 new_part,
+                                                    guint                 new_start,
+                                                    const OdoriSymbolMods *new_mods);
+/* "# FootLock:" BEFORE and AFTER (1 on, 0 off, -1 no such line). */
+void              odori_score_edit_set_foot_lock   (OdoriScoreEdit       *edit,
+                                                    int                   before,
+                                                    int                   after);
+/* Takes SYMBOL away and puts it at NEW_START (same track, same line, same modifiers). */
 void              odori_score_edit_move_symbol     (OdoriScoreEdit       *edit,
                                                     guint                 part,
                                                     const OdoriScoreSymbol *symbol,

@@ -22,6 +22,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -102,6 +103,7 @@ odori_score_new (void)
   score->encoding = ODORI_ENCODING_UTF8;
   score->frame_time = 0;
   score->blend = -1;
+  score->foot_lock = -1;
   score->header_lines = g_ptr_array_new_with_free_func (g_free);
   score->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) odori_score_part_free);
   score->warnings = odori_diagnostics_new ();
@@ -211,14 +213,18 @@ symbol_lower_bound (OdoriScorePart *part,
 
 /* Inserts keeping start order. Returns FALSE, with *existing set, on a taken start. */
 static gboolean
-insert_symbol (OdoriScorePart    *part,
-               guint              start,
-               const char        *symbol,
-               guint              line,
-               OdoriScoreSymbol **existing)
+insert_symbol (OdoriScorePart        *part,
+               guint                  start,
+               const char            *symbol,
+               const OdoriSymbolMods *mods,
+               guint                  line,
+               OdoriScoreSymbol     **existing)
 {
   guint pos = symbol_lower_bound (part, start);
-  OdoriScoreSymbol sym = { start, NULL, line };
+  OdoriScoreSymbol sym = { start, NULL, line, { 0 } };
+
+  if (mods != NULL)
+    sym.mods = *mods;
 
   if (pos < part->symbols->len && g_array_index (part->symbols, OdoriScoreSymbol, pos).start == start)
     {
@@ -248,7 +254,272 @@ odori_score_part_add_symbol (OdoriScorePart *part,
   g_return_val_if_fail (start > 0, FALSE);
   g_return_val_if_fail (symbol != NULL, FALSE);
 
-  return insert_symbol (part, start, symbol, 0, NULL);
+  return insert_symbol (part, start, symbol, NULL, 0, NULL);
+}
+
+/**
+ * odori_score_part_add_symbol_full:
+ * @part: a part of a score
+ * @start: the 1-based output frame where the motion starts
+ * @symbol: the dance symbol, "CODE" or "SHOWCODE.CODE"
+ * @mods: (nullable): its modifiers
+ *
+ * Returns: %TRUE if inserted, %FALSE if @part already has a symbol at @start
+ */
+gboolean
+odori_score_part_add_symbol_full (OdoriScorePart        *part,
+                                  guint                  start,
+                                  const char            *symbol,
+                                  const OdoriSymbolMods *mods)
+{
+  g_return_val_if_fail (part != NULL, FALSE);
+  g_return_val_if_fail (start > 0, FALSE);
+  g_return_val_if_fail (symbol != NULL, FALSE);
+
+  return insert_symbol (part, start, symbol, mods, 0, NULL);
+}
+
+/* Modifiers */
+
+gboolean
+odori_symbol_mods_is_none (const OdoriSymbolMods *mods)
+{
+  static const OdoriSymbolMods none = { 0 };
+
+  return mods == NULL || odori_symbol_mods_equal (mods, &none);
+}
+
+gboolean
+odori_symbol_mods_equal (const OdoriSymbolMods *a,
+                         const OdoriSymbolMods *b)
+{
+  return a->in == b->in && a->out == b->out && a->speed == b->speed && a->repeat == b->repeat &&
+         !a->mirror == !b->mirror && !a->has_blend == !b->has_blend &&
+         (!a->has_blend || a->blend == b->blend);
+}
+
+double
+odori_symbol_mods_get_speed (const OdoriSymbolMods *mods)
+{
+  return mods != NULL && mods->speed > 0 ? mods->speed : 1.0;
+}
+
+guint
+odori_symbol_mods_get_repeat (const OdoriSymbolMods *mods)
+{
+  return mods != NULL && mods->repeat > 0 ? mods->repeat : 1;
+}
+
+guint
+odori_symbol_mods_trim (const OdoriSymbolMods *mods,
+                        guint                  n,
+                        guint                 *first,
+                        guint                 *last)
+{
+  guint a = 1, b = MAX (n, 1);
+
+  if (mods != NULL && mods->out > 0)
+    b = MIN (mods->out, b);
+  if (mods != NULL && mods->in > 0)
+    a = MIN (mods->in, b);
+  if (first)
+    *first = a;
+  if (last)
+    *last = b;
+  return b - a + 1;
+}
+
+guint
+odori_symbol_mods_copy_frames (const OdoriSymbolMods *mods,
+                               guint                  n)
+{
+  guint trimmed = odori_symbol_mods_trim (mods, n, NULL, NULL);
+  double m = round (trimmed / odori_symbol_mods_get_speed (mods));
+
+  return (guint) CLAMP (m, 1.0, (double) G_MAXINT);
+}
+
+guint
+odori_symbol_mods_length (const OdoriSymbolMods *mods,
+                          guint                  n)
+{
+  guint64 length = (guint64) odori_symbol_mods_copy_frames (mods, n) *
+                   odori_symbol_mods_get_repeat (mods);
+
+  return (guint) MIN (length, (guint64) G_MAXINT);
+}
+
+/* "0.5", "2", "1.25": the shortest of up to 15 significant digits that reads back. */
+static void
+append_number (GString *s,
+               double   x)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (buf, sizeof buf, "%.15g", x);
+  if (g_ascii_strtod (buf, NULL) != x)
+    g_ascii_dtostr (buf, sizeof buf, x);
+  g_string_append (s, buf);
+}
+
+char *
+odori_symbol_mods_to_string (const OdoriSymbolMods *mods)
+{
+  GString *s = g_string_new (NULL);
+
+  if (mods == NULL)
+    return g_string_free (s, FALSE);
+  if (mods->mirror)
+    g_string_append (s, " mirror");
+  if (mods->speed > 0)
+    {
+      g_string_append (s, " speed=");
+      append_number (s, mods->speed);
+    }
+  if (mods->in > 0)
+    g_string_append_printf (s, " in=%u", mods->in);
+  if (mods->out > 0)
+    g_string_append_printf (s, " out=%u", mods->out);
+  if (mods->repeat > 0)
+    g_string_append_printf (s, " repeat=%u", mods->repeat);
+  if (mods->has_blend)
+    g_string_append_printf (s, " blend=%u", mods->blend);
+  return g_string_free (s, FALSE);
+}
+
+enum
+{
+  SEEN_MIRROR = 1 << 0,
+  SEEN_SPEED = 1 << 1,
+  SEEN_IN = 1 << 2,
+  SEEN_OUT = 1 << 3,
+  SEEN_REPEAT = 1 << 4,
+  SEEN_BLEND = 1 << 5,
+};
+
+static gboolean
+parse_count (const char *text,
+             const char *end,
+             guint64     min,
+             guint64     max,
+             guint      *value)
+{
+  g_autofree char *copy = g_strndup (text, end - text);
+  guint64 n;
+
+  if (!g_ascii_string_to_unsigned (copy, 10, min, max, &n, NULL))
+    return FALSE;
+  *value = (guint) n;
+  return TRUE;
+}
+
+gboolean
+odori_symbol_mods_parse_token (OdoriSymbolMods *mods,
+                               const char      *text,
+                               gsize            len,
+                               guint           *seen,
+                               char           **message)
+{
+  const char *end = text + len;
+  const char *eq = memchr (text, '=', len);
+  g_autofree char *key = g_strndup (text, (eq ? eq : end) - text);
+  g_autofree char *got = odori_excerpt (text, len);
+  const char *value = eq ? eq + 1 : end;
+  guint bit;
+
+  if (g_ascii_strcasecmp (key, "mirror") == 0)
+    bit = SEEN_MIRROR;
+  else if (g_ascii_strcasecmp (key, "speed") == 0)
+    bit = SEEN_SPEED;
+  else if (g_ascii_strcasecmp (key, "in") == 0)
+    bit = SEEN_IN;
+  else if (g_ascii_strcasecmp (key, "out") == 0)
+    bit = SEEN_OUT;
+  else if (g_ascii_strcasecmp (key, "repeat") == 0)
+    bit = SEEN_REPEAT;
+  else if (g_ascii_strcasecmp (key, "blend") == 0)
+    bit = SEEN_BLEND;
+  else
+    {
+      *message = g_strdup_printf (_("unknown modifier \"%s\" (expected mirror, speed=, in=, "
+                                    "out=, repeat= or blend=)"),
+                                  got);
+      return FALSE;
+    }
+  if (*seen & bit)
+    {
+      *message = g_strdup_printf (_("modifier \"%s\" given twice"), key);
+      return FALSE;
+    }
+  *seen |= bit;
+
+  if (bit == SEEN_MIRROR)
+    {
+      if (eq != NULL)
+        {
+          *message = g_strdup_printf (_("\"mirror\" takes no value, got \"%s\""), got);
+          return FALSE;
+        }
+      mods->mirror = TRUE;
+      return TRUE;
+    }
+  if (eq == NULL || value >= end)
+    {
+      *message = g_strdup_printf (_("modifier \"%s\" needs a value, like %s=2"), key, key);
+      return FALSE;
+    }
+
+  switch (bit)
+    {
+    case SEEN_SPEED:
+      {
+        const char *p = value;
+        double x;
+
+        if (!odori_parse_double (&p, end, &x) || p != end || !(x >= ODORI_SPEED_MIN) ||
+            !(x <= ODORI_SPEED_MAX))
+          {
+            *message = g_strdup_printf (_("speed must be a number from 0.1 to 10, got \"%s\""),
+                                        got);
+            return FALSE;
+          }
+        mods->speed = x;
+        return TRUE;
+      }
+    case SEEN_IN:
+    case SEEN_OUT:
+      if (!parse_count (value, end, 1, G_MAXINT, bit == SEEN_IN ? &mods->in : &mods->out))
+        {
+          *message = g_strdup_printf (_("%s must be a clip frame, 1 or more, got \"%s\""), key,
+                                      got);
+          return FALSE;
+        }
+      if (mods->in > 0 && mods->out > 0 && mods->in > mods->out)
+        {
+          *message = g_strdup_printf (_("in=%u is after out=%u: the clip would be empty"),
+                                      mods->in, mods->out);
+          return FALSE;
+        }
+      return TRUE;
+    case SEEN_REPEAT:
+      if (!parse_count (value, end, 1, ODORI_REPEAT_MAX, &mods->repeat))
+        {
+          *message = g_strdup_printf (_("repeat must be a count from 1 to %u, got \"%s\""),
+                                      ODORI_REPEAT_MAX, got);
+          return FALSE;
+        }
+      return TRUE;
+    case SEEN_BLEND:
+    default:
+      if (!parse_count (value, end, 0, ODORI_BLEND_MAX, &mods->blend))
+        {
+          *message = g_strdup_printf (_("blend must be a frame count from 0 to %u, got \"%s\""),
+                                      ODORI_BLEND_MAX, got);
+          return FALSE;
+        }
+      mods->has_blend = TRUE;
+      return TRUE;
+    }
 }
 
 /* Lexical helpers. Lines are valid UTF-8 (OdoriTextFile decodes) but not NUL-terminated. */
@@ -304,11 +575,12 @@ typedef enum
   KEY_INDEX,
   KEY_FRAME_TIME,
   KEY_BLEND,
+  KEY_FOOT_LOCK,
   N_KEYS
 } HeaderKey;
 
 static const char * const header_keys[N_KEYS] = {
-  "Title", "Author", "Date", "Index", "FrameTime", "Blend",
+  "Title", "Author", "Date", "Index", "FrameTime", "Blend", "FootLock",
 };
 
 typedef struct
@@ -316,6 +588,7 @@ typedef struct
   OdoriScore     *score;
   const char     *path;          /* display name for messages */
   guint           lineno;
+  const char     *line;          /* the line being read, for columns */
   OdoriScorePart *part;          /* the part whose symbols follow */
   GHashTable     *part_codes;    /* code → OdoriScorePart (borrowed) */
   guint           key_lines[N_KEYS];
@@ -368,6 +641,27 @@ parse_blend (Parser      *parser,
                             _("expected a whole number of transition frames (0 or more) after \"# "
                               "Blend:\", got \"%s\""), got);
   parser->score->blend = (int) n;
+  return TRUE;
+}
+
+/* "on" or "off", in any case. */
+static gboolean
+parse_foot_lock (Parser      *parser,
+                 const char  *value,
+                 const char  *end,
+                 GError     **error)
+{
+  g_autofree char *got = odori_excerpt (value, end - value);
+  gsize len = end - value;
+
+  if (len == 2 && g_ascii_strncasecmp (value, "on", 2) == 0)
+    parser->score->foot_lock = 1;
+  else if (len == 3 && g_ascii_strncasecmp (value, "off", 3) == 0)
+    parser->score->foot_lock = 0;
+  else
+    return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_NUMBER, parser->path,
+                            parser->lineno,
+                            _("\"# FootLock:\" must be on or off, got \"%s\""), got);
   return TRUE;
 }
 
@@ -425,6 +719,8 @@ parse_header_line (Parser      *parser,
       return parse_frame_time (parser, value, end, error);
     case KEY_BLEND:
       return parse_blend (parser, value, end, error);
+    case KEY_FOOT_LOCK:
+      return parse_foot_lock (parser, value, end, error);
     case N_KEYS:
     default:
       g_assert_not_reached ();
@@ -446,6 +742,7 @@ parse_symbol_line (Parser      *parser,
   g_autofree char *start_text = g_strndup (key, key_end - key);
   g_autofree char *symbol = NULL;
   OdoriScoreSymbol *existing = NULL;
+  OdoriSymbolMods mods = { 0 };
   guint64 start;
 
   if (!g_ascii_string_to_unsigned (start_text, 10, 1, G_MAXINT, &start, NULL))
@@ -470,8 +767,32 @@ parse_symbol_line (Parser      *parser,
                             parser->lineno,
                             _("expected a dance symbol after \"%s:\", got nothing"), start_text);
 
-  symbol = g_strndup (value, end - value);
-  if (!insert_symbol (parser->part, (guint) start, symbol, parser->lineno, &existing))
+  /* The symbol is the first token; the modifiers follow, each blank-separated. */
+  {
+    const char *p = value;
+    guint seen = 0;
+
+    while (p < end && odori_blank_len (p, end) == 0)
+      p++;
+    symbol = g_strndup (value, p - value);
+    for (;;)
+      {
+        const char *token;
+        g_autofree char *message = NULL;
+
+        p = odori_skip_blanks (p, end);
+        if (p >= end)
+          break;
+        token = p;
+        while (p < end && odori_blank_len (p, end) == 0)
+          p++;
+        if (!odori_symbol_mods_parse_token (&mods, token, p - token, &seen, &message))
+          return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_MODIFIER,
+                                  parser->path, parser->lineno, _("column %ld: %s"),
+                                  g_utf8_pointer_to_offset (parser->line, token) + 1, message);
+      }
+  }
+  if (!insert_symbol (parser->part, (guint) start, symbol, &mods, parser->lineno, &existing))
     return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_DUPLICATE, parser->path,
                             parser->lineno,
                             _("part \"%s\" already has symbol \"%s\" at frame %u (line %u)"),
@@ -642,6 +963,7 @@ odori_score_load_text (OdoriTextFile  *file,
   while (odori_line_reader_next (&reader))
     {
       parser.lineno = reader.lineno;
+      parser.line = reader.line;
       if (reader.len > MAX_LINE)
         {
           g_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_SYNTAX,
@@ -709,8 +1031,11 @@ write_part (OdoriOutput    *out,
     {
       OdoriScoreSymbol *sym = &g_array_index (part->symbols, OdoriScoreSymbol, i);
 
+      g_autofree char *mods = odori_symbol_mods_to_string (&sym->mods);
+
       g_string_append_printf (s, "%u: ", sym->start);
       append_clean (s, sym->symbol);
+      g_string_append (s, mods);
       write_line (out, s);
     }
 }
@@ -753,6 +1078,8 @@ write_score (gpointer     data,
       g_snprintf (text, sizeof text, "%d", score->blend);
       write_header (out, s, "Blend", text);
     }
+  if (score->foot_lock >= 0)
+    write_header (out, s, "FootLock", score->foot_lock ? "on" : "off");
 
   for (guint i = 0; i < score->header_lines->len; i++)
     {

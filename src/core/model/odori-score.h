@@ -17,14 +17,34 @@ typedef enum
   ODORI_SCORE_ERROR_START,        /* start frame 0, negative, or not a number */
   ODORI_SCORE_ERROR_DUPLICATE,    /* two symbols of one part at one start; a part twice */
   ODORI_SCORE_ERROR_NO_PART,      /* a symbol line before any part header */
-  ODORI_SCORE_ERROR_NUMBER,       /* a bad # FrameTime / # Blend value */
+  ODORI_SCORE_ERROR_NUMBER,       /* a bad # FrameTime / # Blend / # FootLock value */
+  ODORI_SCORE_ERROR_MODIFIER,     /* an unknown symbol modifier, or one out of range */
 } OdoriScoreError;
+
+/* A symbol's modifiers (DESIGN.md "Symbol modifiers", FORMATS.md §2): all zero is none,
+ * and each zero field is that modifier's absence. */
+typedef struct
+{
+  guint    in;         /* first clip frame kept, 1-based; 0: the first */
+  guint    out;        /* last clip frame kept; 0: the last */
+  double   speed;      /* 0.1 to 10; 0: as captured */
+  guint    repeat;     /* 1 to 1000; 0: once */
+  gboolean mirror;
+  gboolean has_blend;  /* whether blend overrides the score's */
+  guint    blend;      /* 0 to 10000 frames, the blend into this symbol */
+} OdoriSymbolMods;
+
+#define ODORI_SPEED_MIN  0.1
+#define ODORI_SPEED_MAX  10.0
+#define ODORI_REPEAT_MAX 1000
+#define ODORI_BLEND_MAX  10000
 
 typedef struct
 {
-  guint  start;     /* 1-based output frame */
-  char  *symbol;    /* "CODE" or "SHOWCODE.CODE" */
-  guint  line;
+  guint            start;   /* 1-based output frame */
+  char            *symbol;  /* "CODE" or "SHOWCODE.CODE" */
+  guint            line;
+  OdoriSymbolMods  mods;
 } OdoriScoreSymbol;
 
 typedef struct
@@ -48,6 +68,7 @@ struct _OdoriScore
   char          *index_path;   /* "# Index:" as written (relative to the score), or NULL */
   double         frame_time;   /* "# FrameTime:", 0 when absent */
   int            blend;        /* "# Blend:", -1 when absent */
+  int            foot_lock;    /* "# FootLock:" on 1, off 0, absent -1 (off) */
   GPtrArray     *header_lines; /* char*: other '#' lines, kept and written back in order */
   GPtrArray     *parts;        /* OdoriScorePart* */
   GPtrArray     *warnings;     /* OdoriDiagnostic* */
@@ -78,6 +99,40 @@ void              odori_score_part_free      (OdoriScorePart *part);
 gboolean          odori_score_part_add_symbol (OdoriScorePart *part,
                                                guint          start,
                                                const char    *symbol);
+/* The same with modifiers (NULL: none). */
+gboolean          odori_score_part_add_symbol_full (OdoriScorePart        *part,
+                                                    guint                  start,
+                                                    const char            *symbol,
+                                                    const OdoriSymbolMods *mods);
+
+gboolean          odori_symbol_mods_is_none  (const OdoriSymbolMods *mods);
+gboolean          odori_symbol_mods_equal    (const OdoriSymbolMods *a,
+                                              const OdoriSymbolMods *b);
+double            odori_symbol_mods_get_speed  (const OdoriSymbolMods *mods);
+guint             odori_symbol_mods_get_repeat (const OdoriSymbolMods *mods);
+/* The clip frames IN..OUT kept of a clip of N frames (1-based, OUT clamped to N, IN to
+ * OUT): *first and *last; returns their count n'. */
+guint             odori_symbol_mods_trim     (const OdoriSymbolMods *mods,
+                                              guint                  n,
+                                              guint                 *first,
+                                              guint                 *last);
+/* Frames one copy lasts, m = max (1, round (n' / speed)), for a clip of N frames. */
+guint             odori_symbol_mods_copy_frames (const OdoriSymbolMods *mods,
+                                                 guint                  n);
+/* The symbol's length in the timeline, repeat · m (at most G_MAXINT). */
+guint             odori_symbol_mods_length   (const OdoriSymbolMods *mods,
+                                              guint                  n);
+/* The modifiers as written after the symbol: "" for none, else " mirror speed=0.5 in=10
+ * out=60 repeat=2 blend=8" (this order, a leading blank, locale-independent). */
+char             *odori_symbol_mods_to_string (const OdoriSymbolMods *mods);
+/* Parses one modifier token TEXT[0..LEN) into MODS. FALSE with a message (translated,
+ * without file or line) if it is unknown, out of range, or given twice (SEEN holds
+ * the bits of those already given; start it at 0). */
+gboolean          odori_symbol_mods_parse_token (OdoriSymbolMods *mods,
+                                                 const char      *text,
+                                                 gsize            len,
+                                                 guint           *seen,
+                                                 char           **message);
 /* Resolves every symbol against INDEX and compares each part's sensors with the index's
  * map. Appends OdoriDiagnostic (file:line of the score) for unknown or ambiguous symbols
  * (errors, candidates named), unknown part codes (errors) and differing sensor lists
