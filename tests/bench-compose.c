@@ -8,7 +8,10 @@
  *   - full compose, in segment-frames per second;
  *   - the baseline: copying the same number of transforms (memcpy of the output);
  *   - an incremental update after moving one one-second symbol (a limb track, then the
- *     root track), in milliseconds.
+ *     root track), in milliseconds;
+ *   - foot locking (odori-foot-lock.h): a full compose with it, its cost per frame and as
+ *     a ratio to composing without it, and the limb-track update with it (the whole
+ *     motion is relocked).
  */
 #include "config.h"
 
@@ -44,6 +47,42 @@ static const char *parts[][2] = {
   { "RL", "Hips,RightUpLeg,RightLowLeg,RightFoot" },
 };
 
+/* The hips and legs walk (20 in/s, a step each half second, 17 + 16.5 in legs), so that
+ * the feet have contacts for the foot lock to hold. */
+static void
+walk_legs (OdoriMotion *m,
+           guint        f,
+           guint        show)
+{
+  double t = (double) f / FPS + 0.25 * show;
+  double hz = 20 * t;
+
+  odori_motion_get (m, f, 0)->position[1] = 36;
+  odori_motion_get (m, f, 0)->position[2] = (float) hz;
+  for (int side = 0; side < 2; side++)
+    {
+      double phase = fmod (t + 0.5 * side, 1.0);  /* stance below 0.5, then swing */
+      double cycle = floor (t + 0.5 * side);
+      double az = phase < 0.5 ? 20 * cycle + 10 : 20 * cycle + 10 + 20 * (phase - 0.5) / 0.5;
+      double lift = phase < 0.5 ? 0 : 4 * sin (G_PI * (phase - 0.5) / 0.5);
+      double x = side == 0 ? 3.5 : -3.5;
+      double hip[3] = { x, 33.5, hz }, ankle[3] = { x, 3 + lift, az - 10 * side };
+      double dy = ankle[1] - hip[1], dz = ankle[2] - hip[2], d = hypot (dy, dz);
+      double a = (17 * 17 - 16.5 * 16.5 + d * d) / (2 * d), b = sqrt (MAX (17 * 17 - a * a, 0));
+      int base = side == 0 ? 12 : 15;
+      float *p;
+
+      for (int k = 0; k < 3; k++)
+        odori_motion_get (m, f, base)->position[k] = (float) hip[k];
+      p = odori_motion_get (m, f, base + 1)->position;
+      p[0] = (float) x;
+      p[1] = (float) (hip[1] + a * dy / d + b * dz / d);
+      p[2] = (float) (hip[2] + a * dz / d - b * dy / d);
+      for (int k = 0; k < 3; k++)
+        odori_motion_get (m, f, base + 2)->position[k] = (float) ankle[k];
+    }
+}
+
 static void
 write_show (const char *path,
             guint       show)
@@ -64,6 +103,8 @@ write_show (const char *path,
         t->position[1] = (float) (s * 3.0 + 30);
         t->position[2] = (float) (f * 0.01);
         odori_euler_to_quat ("ZXY", a, t->rotation);
+        if (s == N_SEG - 1)
+          walk_legs (m, f, show);
       }
   if (!odori_bva_save (m, path, &error))
     g_error ("%s", error->message);
@@ -135,6 +176,8 @@ main (int   argc,
   guint64 seg_frames, recomputed = 0;
   double t_limb, t_root;
   guint64 rec_limb, rec_root;
+  double locked[RUNS], t_limb_locked;
+  guint n_contacts;
 
   setlocale (LC_ALL, "C");
 
@@ -208,6 +251,20 @@ main (int   argc,
   t_root = time_update (composer, score, 0, 300, &recomputed);
   rec_root = recomputed;
 
+  odori_composer_set_foot_lock (composer, 1);
+  for (guint r = 0; r < RUNS; r++)
+    {
+      double t0 = now ();
+
+      out = odori_composer_compose (composer, &error);
+      g_assert_no_error (error);
+      locked[r] = now () - t0;
+    }
+  g_assert_nonnull (odori_composer_get_foot_lock (composer));
+  n_contacts = odori_foot_lock_get_contacts (odori_composer_get_foot_lock (composer))->len;
+  t_limb_locked = time_update (composer, score, 2, 300, &recomputed);
+  odori_composer_set_foot_lock (composer, -1);
+
   printf ("score: %u frames at %d fps (%.0f s), %u segments, %u symbols\n", out->n_frames, FPS,
           out->n_frames / (double) FPS, out->n_segments, (guint) (G_N_ELEMENTS (parts) * SCORE_SECONDS));
   printf ("full compose:      %8.1f ms  %8.1f M segment-frames/s\n", median (full, RUNS) * 1000,
@@ -217,6 +274,11 @@ main (int   argc,
           median (full, RUNS) / median (copy, RUNS));
   printf ("move 1 s symbol, arm track:  %6.2f ms  (%" G_GUINT64_FORMAT " segment-frames recomputed)\n", t_limb, rec_limb);
   printf ("move 1 s symbol, root track: %6.2f ms  (%" G_GUINT64_FORMAT " segment-frames recomputed)\n", t_root, rec_root);
+  printf ("full compose, foot lock: %8.1f ms  (%u contacts); the lock %.3f us per frame, %.2fx the compose's cost without it\n",
+          median (locked, RUNS) * 1000, n_contacts,
+          (median (locked, RUNS) - median (full, RUNS)) / out->n_frames * 1e6,
+          (median (locked, RUNS) - median (full, RUNS)) / median (full, RUNS));
+  printf ("move 1 s symbol, arm track, foot lock: %6.2f ms  (relocks the whole motion)\n", t_limb_locked);
 
   g_assert_true (g_file_test (dir, G_FILE_TEST_IS_DIR));
   {

@@ -39,7 +39,27 @@ assert_whole (GtkWidget   *widget,
   g_assert_cmpfloat (r.size.height, >, 0);
 }
 
-/* Asserts every spin button under WIDGET whole inside WINDOW; returns how many. */
+/* Scrolls the scrolled window WIDGET is in (if any) so that WIDGET is in its view, as
+ * focusing it would. */
+static void
+scroll_to (GtkWidget *widget)
+{
+  GtkWidget      *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment  *v;
+  graphene_rect_t r;
+
+  if (scroller == NULL ||
+      !gtk_widget_compute_bounds (widget, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)), &r))
+    return;
+  /* (the bounds are in the view's coordinates, the page in the content's) */
+  v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  r.origin.y += gtk_adjustment_get_value (v);
+  gtk_adjustment_clamp_page (v, r.origin.y, r.origin.y + r.size.height);
+  pump (150);
+}
+
+/* Asserts every spin button under WIDGET whole inside WINDOW (scrolled to, in a
+ * scrolled window); returns how many. */
 static guint
 assert_spins_whole (GtkWidget   *widget,
                     OdoriWindow *window)
@@ -49,6 +69,7 @@ assert_spins_whole (GtkWidget   *widget,
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
     if (GTK_IS_SPIN_BUTTON (c) && gtk_widget_is_visible (c))
       {
+        scroll_to (c);
         assert_whole (c, window, 60);
         n++;
       }
@@ -167,8 +188,11 @@ test_small_window (void)
   for (GtkWidget *c = gtk_widget_get_first_child (bar); c != NULL; c = gtk_widget_get_next_sibling (c))
     if (gtk_widget_get_visible (c) && !GTK_IS_SEPARATOR (c) && !GTK_IS_LABEL (c))
       assert_whole (c, window, 16);
-  assert_whole (GTK_WIDGET (window->inspector), window, 150);
-  /* its start frame and blend fields, with a symbol selected */
+  /* (the inspector's view: it scrolls, never sideways, and is no wider than its view) */
+  assert_whole (gtk_widget_get_ancestor (GTK_WIDGET (window->inspector), GTK_TYPE_SCROLLED_WINDOW), window, 150);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->inspector)), <=,
+                   gtk_widget_get_width (gtk_widget_get_ancestor (GTK_WIDGET (window->inspector), GTK_TYPE_SCROLLED_WINDOW)));
+  /* its fields (the modifiers, the blend), with symbols selected */
   odori_timeline_select_all (window->timeline);
   pump (200);
   g_assert_cmpuint (assert_spins_whole (GTK_WIDGET (window->inspector), window), >=, 1);

@@ -1,4 +1,4 @@
-/* odori-inspector.h: the selected symbol's start frame and the score's blend
+/* odori-inspector.h: the selected symbols' start frame and modifiers, the score's blend
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

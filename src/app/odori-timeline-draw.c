@@ -204,6 +204,99 @@ lighten (GdkRGBA *c,
   c->blue += (1 - c->blue) * by;
 }
 
+/* A repeated symbol: a thin line where each copy after the first begins. */
+static void
+snapshot_repeats (OdoriTimeline    *self,
+                  GtkSnapshot      *snapshot,
+                  OdoriScoreSymbol *s,
+                  SymInfo          *info,
+                  double            top,
+                  double            h,
+                  guint             vis_end)
+{
+  static const GdkRGBA mark = { 1, 1, 1, 0.85f };
+  static const GdkRGBA mark_shade = { 0, 0, 0, 0.35f };
+  guint r = odori_symbol_mods_get_repeat (&s->mods);
+  guint m = odori_symbol_mods_copy_frames (&s->mods, info->n);
+
+  /* Closer than three pixels the marks would fill the block. */
+  if (r < 2 || m * self->ppf < 3)
+    return;
+  for (guint k = 1; k < r; k++)
+    {
+      guint64 f = s->start + (guint64) k * m;
+      double x;
+
+      if (f >= vis_end)
+        break;
+      x = odori_timeline_x_for_frame (self, (double) f);
+      if (x > gtk_widget_get_width (GTK_WIDGET (self)))
+        break;
+      rect (snapshot, &mark_shade, x + 1, top + 3, 1, h - 6);
+      rect (snapshot, &mark, x, top + 3, 1, h - 6);
+    }
+}
+
+/* The blend into the symbol as a ramp from its start (bottom) to BLEND frames on (top),
+ * with a handle there that a drag moves. */
+static void
+snapshot_blend_ramp (OdoriTimeline    *self,
+                     GtkSnapshot      *snapshot,
+                     OdoriScoreSymbol *s,
+                     guint             blend,
+                     double            top,
+                     double            h,
+                     guint             vis_end,
+                     gboolean          selected)
+{
+  static const GdkRGBA knob = { 1, 1, 1, 0.95f };
+  static const GdkRGBA knob_edge = { 0, 0, 0, 0.55f };
+  double x0 = odori_timeline_x_for_frame (self, s->start);
+  double bx = odori_timeline_x_for_frame (self, MIN ((guint64) s->start + blend, vis_end));
+  cairo_t *cr;
+
+  if (bx - x0 >= 2)
+    {
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((float) x0, (float) top,
+                                                                     (float) (bx - x0 + 1), (float) h));
+      cairo_set_source_rgba (cr, 1, 1, 1, s->mods.has_blend ? 0.9 : 0.55);
+      cairo_set_line_width (cr, 1.5);
+      cairo_move_to (cr, x0, top + h - 1);
+      cairo_line_to (cr, bx, top + 1);
+      cairo_stroke (cr);
+      cairo_destroy (cr);
+    }
+  /* The handle: solid when the symbol has its own blend; else shown on the selected
+   * block only (it would crowd the seam marks), though it answers the pointer anywhere. */
+  if (!s->mods.has_blend && !selected)
+    return;
+  rect (snapshot, &knob_edge, bx - 3, top - 1, 6, BLEND_KNOB_H - 2);
+  if (s->mods.has_blend)
+    rect (snapshot, &knob, bx - 2, top, 4, BLEND_KNOB_H - 4);
+  else
+    outline (snapshot, &knob, bx - 2, top, 4, BLEND_KNOB_H - 4, 1);
+}
+
+/* The mirror glyph at X (middle Y) if it fits in ROOM; the width it takes. */
+static double
+snapshot_mirror_glyph (OdoriTimeline *self,
+                       GtkSnapshot   *snapshot,
+                       double         x,
+                       double         y_middle,
+                       double         room)
+{
+  static const GdkRGBA white = { 1, 1, 1, 1 };
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  int w;
+
+  pango_layout_set_markup (layout, "<b>⇋</b>", -1);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  if (w + 3 > room)
+    return 0;
+  layout_at (snapshot, layout, x, y_middle, &white);
+  return w + 3;
+}
+
 /* One block: the symbol's motion from X0 to X1, its hold to X2. */
 static void
 snapshot_block (OdoriTimeline    *self,
@@ -221,10 +314,11 @@ snapshot_block (OdoriTimeline    *self,
   static const GdkRGBA shade = { 0, 0, 0, 0.25f };
   GdkRGBA color = *sym_color (self, info);
   gboolean selected = _odori_timeline_sel_contains (self, track, s->start);
+  guint blend = s->mods.has_blend ? s->mods.blend : (guint) MAX (paint->blend, 0);
   double x0 = odori_timeline_x_for_frame (self, s->start);
   double x1 = odori_timeline_x_for_frame (self, vis_end);
   double top = y + BLOCK_INSET, h = ROW_HEIGHT - 2 * BLOCK_INSET;
-  guint end = s->start + info->n;
+  guint end = _odori_timeline_symbol_end (self, s);
 
   /* Held: after its last frame the symbol holds that pose until the next one. */
   if (hold_end > end)
@@ -244,12 +338,14 @@ snapshot_block (OdoriTimeline    *self,
   /* A darker edge where it starts, so back-to-back blocks stay apart. */
   rect (snapshot, &shade, x0, top, 1.5, h);
 
-  /* Blended in: the outgoing symbol fades across the first frames. */
-  if (prev != NULL && paint->blend > 0)
+  snapshot_repeats (self, snapshot, s, info, top, h, vis_end);
+  /* Blended in: the outgoing symbol fades across the first frames (the symbol's own
+   * blend, else the score's). */
+  if (prev != NULL && blend > 0)
     {
       GdkRGBA from = *sym_color (self, prev);
       GdkRGBA to = from;
-      double bx = odori_timeline_x_for_frame (self, MIN (s->start + (guint) paint->blend, vis_end));
+      double bx = odori_timeline_x_for_frame (self, MIN (s->start + blend, vis_end));
       GskColorStop stops[2];
 
       from.alpha = 0.95f;
@@ -263,6 +359,8 @@ snapshot_block (OdoriTimeline    *self,
                                              &GRAPHENE_POINT_INIT ((float) bx, 0),
                                              stops, 2);
     }
+  if ((prev != NULL || s->mods.has_blend) && x1 - x0 >= 3 * EDGE_PX)
+    snapshot_blend_ramp (self, snapshot, s, blend, top, h, vis_end, selected);
   /* Cut short by the next symbol: a notch at the cut. */
   if (vis_end < end)
     rect (snapshot, &shade, x1 - 3, top, 3, h);
@@ -272,13 +370,23 @@ snapshot_block (OdoriTimeline    *self,
   if (paint->focused && (int) track == self->focus_part && s->start == self->focus_start)
     outline (snapshot, &paint->fg, x0 - 2, top - 2, x1 - x0 + 4, h + 4, 1);
 
-  /* The label: code and name, or the code, when it fits. */
+  /* The label: code and name, or the code, when it fits; a mirrored symbol's glyph
+   * before it. */
   if (x1 - x0 >= 18)
     {
       double room = x1 - x0 - 10;
       double lx = MAX (x0, HEADER_WIDTH - 2.0) + 5;
 
       sym_info_layouts (self, s->symbol, info);
+      /* The glyph only with the code beside it: the code says more. */
+      if (s->mods.mirror)
+        {
+          double w = snapshot_mirror_glyph (self, snapshot, lx, y + ROW_HEIGHT / 2.0,
+                                            x1 - 3 - lx - info->code_w);
+
+          lx += w;
+          room -= w;
+        }
       if (info->full_w <= room && lx + info->full_w <= x1 - 4)
         layout_at (snapshot, info->full_layout, lx, y + ROW_HEIGHT / 2.0, &white);
       else if (x0 + 5 + info->code_w <= x1 - 3 || room >= 14)
@@ -341,7 +449,7 @@ snapshot_track (OdoriTimeline *self,
         break;
       info = _odori_timeline_sym_info (self, s->symbol);
       next = i + 1 < part->symbols->len ? _odori_timeline_symbol_at_index (part, i + 1)->start : 0;
-      end = s->start + info->n;
+      end = _odori_timeline_symbol_end (self, s);
       vis_end = next != 0 ? MIN (end, next) : end;
       x0 = odori_timeline_x_for_frame (self, s->start);
       x1 = odori_timeline_x_for_frame (self, vis_end);
@@ -508,6 +616,14 @@ snapshot_lanes (OdoriTimeline *self,
           lane.alpha = paint->focused ? 0.14f : 0.08f;
         }
       rect (snapshot, &lane, HEADER_WIDTH, y, paint->width - HEADER_WIDTH, ROW_HEIGHT);
+      /* A move over a track that cannot drive the symbols: not a place to drop them. */
+      if (self->mode == MODE_MOVE && self->drag_refusal != NULL && t == self->drag_refused_part)
+        {
+          GdkRGBA refused = playhead_color;
+
+          refused.alpha = 0.16f;
+          rect (snapshot, &refused, HEADER_WIDTH, y, paint->width - HEADER_WIDTH, ROW_HEIGHT);
+        }
       if (self->drop_symbol != NULL && t == self->drop_part)
         {
           GdkRGBA hover = self->drop_refusal ? playhead_color : accent;
@@ -806,7 +922,9 @@ symbol_markup (OdoriTimeline    *self,
   OdoriScorePart *part = _odori_timeline_get_part (self, track);
   GString *text = g_string_new (NULL);
   g_autofree char *code = g_markup_escape_text (s->symbol, -1);
-  guint end = s->start + info->n - 1;
+  g_autofree char *mods = odori_symbol_mods_to_string (&s->mods);
+  guint length = _odori_timeline_symbol_length (self, s);
+  guint end = s->start + length - 1;
 
   g_string_append_printf (text, "<b>%s</b>", code);
   if (info->motion != NULL)
@@ -824,7 +942,14 @@ symbol_markup (OdoriTimeline    *self,
   else
     g_string_append_printf (text, "\n%s\n", _("Not in the library: this symbol does not compose"));
   g_string_append_printf (text, _("Track %s · frames %u–%u (%u frames, %.2f s)"),
-                          part->code, s->start, end, info->n, info->n * _odori_timeline_frame_time (self));
+                          part->code, s->start, end, length, length * _odori_timeline_frame_time (self));
+  if (mods[0] != '\0')
+    {
+      g_autofree char *escaped = g_markup_escape_text (mods + 1, -1);
+
+      /* Translators: tooltip line: the symbol's modifiers as the score writes them */
+      g_string_append_printf (text, _("\nModifiers: %s"), escaped);
+    }
   if (info->motion != NULL && info->motion->exp != NULL)
     {
       g_autofree char *exp = g_markup_escape_text (info->motion->exp, -1);

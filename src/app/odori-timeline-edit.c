@@ -423,7 +423,8 @@ selection_first_start (OdoriTimeline *self)
 }
 
 /* The clipboard also gets the symbols as text, one "CODE<TAB>OFFSET<TAB>SYMBOL" line
- * each after an "odori-symbols" line, so they paste into another Odori. */
+ * each after an "odori-symbols" line, so they paste into another Odori. SYMBOL carries
+ * its modifiers as a score writes them ("C1 mirror repeat=2"). */
 static char *
 clip_items_to_text (GPtrArray *items)
 {
@@ -432,10 +433,33 @@ clip_items_to_text (GPtrArray *items)
   for (guint i = 0; i < items->len; i++)
     {
       ClipItem *item = g_ptr_array_index (items, i);
+      g_autofree char *mods = odori_symbol_mods_to_string (&item->mods);
 
-      g_string_append_printf (text, "%s\t%u\t%s\n", item->code, item->offset, item->symbol);
+      g_string_append_printf (text, "%s\t%u\t%s%s\n", item->code, item->offset, item->symbol, mods);
     }
   return g_string_free (text, FALSE);
+}
+
+/* "SYMBOL [MODIFIER…]" into ITEM; FALSE when a modifier does not read. */
+static gboolean
+parse_clip_symbol (const char *text,
+                   ClipItem   *item)
+{
+  g_auto(GStrv) tokens = g_strsplit_set (text, " \t", -1);
+  guint seen = 0;
+
+  for (guint i = 0; tokens[i] != NULL; i++)
+    {
+      g_autofree char *message = NULL;
+
+      if (tokens[i][0] == '\0')
+        continue;
+      if (item->symbol == NULL)
+        item->symbol = g_strdup (tokens[i]);
+      else if (!odori_symbol_mods_parse_token (&item->mods, tokens[i], strlen (tokens[i]), &seen, &message))
+        return FALSE;
+    }
+  return item->symbol != NULL;
 }
 
 static GPtrArray *
@@ -460,7 +484,11 @@ clip_items_from_text (const char *text)
       item = g_new0 (ClipItem, 1);
       item->code = g_strdup (fields[0]);
       item->offset = (guint) offset;
-      item->symbol = g_strdup (fields[2]);
+      if (!parse_clip_symbol (fields[2], item))
+        {
+          clip_item_free (item);
+          continue;
+        }
       g_ptr_array_add (items, item);
     }
   return items;
@@ -494,6 +522,7 @@ odori_timeline_copy_selection (OdoriTimeline *self)
           item->code = g_strdup (_odori_timeline_get_part (self, t)->code);
           item->offset = s->start - first;
           item->symbol = g_strdup (s->symbol);
+          item->mods = s->mods;
           g_ptr_array_add (clip_items, item);
         }
     }
@@ -599,7 +628,7 @@ paste_items (OdoriTimeline  *self,
       if (!odori_document_check_symbol (self->document, part, item->symbol, &why))
         return refuse (self, why, error);
       start = free_start (part, odori_score_edit_get_added (edit), track, at + item->offset);
-      odori_score_edit_add_symbol (edit, track, start, item->symbol);
+      odori_score_edit_add_symbol_full (edit, track, start, item->symbol, &item->mods);
     }
   if (odori_score_edit_get_added (edit)->len == 0)
     return refuse_literal (self, error, _("None of the copied tracks is in this score"));
@@ -687,10 +716,113 @@ odori_timeline_duplicate_selection (OdoriTimeline  *self,
           OdoriScoreSymbol *s = _odori_timeline_find_symbol (self, t, g_array_index (a, guint, i));
 
           if (s != NULL)
-            odori_score_edit_add_symbol (edit, t, s->start + shift, s->symbol);
+            odori_score_edit_add_symbol_full (edit, t, s->start + shift, s->symbol, &s->mods);
         }
     }
   return apply_edit (self, g_steal_pointer (&edit), error);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Modifiers of the selection                                                         */
+
+/* Replaces each selected symbol by itself with the modifiers CHANGE gives (FALSE from
+ * CHANGE: this one stays), as one step called LABEL; REFUSAL when none changes. */
+static gboolean
+change_selected_mods (OdoriTimeline  *self,
+                      const char     *label,
+                      gboolean      (*change) (OdoriSymbolMods *mods,
+                                               gpointer         data),
+                      gpointer        data,
+                      const char     *refusal,
+                      GError        **error)
+{
+  g_autoptr(OdoriScoreEdit) edit = odori_score_edit_new (label);
+
+  for (guint t = 0; t < self->selection->len; t++)
+    {
+      GArray *a = g_ptr_array_index (self->selection, t);
+
+      for (guint i = 0; i < a->len; i++)
+        {
+          OdoriScoreSymbol *s = _odori_timeline_find_symbol (self, t, g_array_index (a, guint, i));
+          OdoriSymbolMods mods;
+
+          if (s == NULL)
+            continue;
+          mods = s->mods;
+          if (change (&mods, data) && !odori_symbol_mods_equal (&mods, &s->mods))
+            odori_score_edit_replace_symbol (edit, t, s, t, s->start, &mods);
+        }
+    }
+  if (odori_score_edit_is_empty (edit))
+    return refuse_literal (self, error, refusal);
+  return apply_edit (self, g_steal_pointer (&edit), error);
+}
+
+static gboolean
+set_mirror (OdoriSymbolMods *mods,
+            gpointer         data)
+{
+  mods->mirror = GPOINTER_TO_INT (data);
+  return TRUE;
+}
+
+static gboolean
+add_repeat (OdoriSymbolMods *mods,
+            gpointer         data)
+{
+  int r = (int) odori_symbol_mods_get_repeat (mods) + GPOINTER_TO_INT (data);
+
+  r = CLAMP (r, 1, ODORI_REPEAT_MAX);
+  /* Once is no modifier at all (unless the score wrote it so and it stays once). */
+  if ((guint) r != odori_symbol_mods_get_repeat (mods))
+    mods->repeat = r > 1 ? (guint) r : 0;
+  return TRUE;
+}
+
+gboolean
+odori_timeline_mirror_selection (OdoriTimeline  *self,
+                                 GError        **error)
+{
+  gboolean all = TRUE;
+
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->n_selected == 0)
+    return refuse_literal (self, error, _("Select the symbols to mirror first"));
+  /* Mirrored all: back; else every one mirrored (as Bold on a mixed text). */
+  for (guint t = 0; all && t < self->selection->len; t++)
+    {
+      GArray *a = g_ptr_array_index (self->selection, t);
+
+      for (guint i = 0; all && i < a->len; i++)
+        {
+          OdoriScoreSymbol *s = _odori_timeline_find_symbol (self, t, g_array_index (a, guint, i));
+
+          all = s == NULL || s->mods.mirror;
+        }
+    }
+  return change_selected_mods (self, _("Mirror"), set_mirror, GINT_TO_POINTER (!all),
+                               _("Select the symbols to mirror first"), error);
+}
+
+gboolean
+odori_timeline_change_repeat (OdoriTimeline  *self,
+                              int             delta,
+                              GError        **error)
+{
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->n_selected == 0)
+    return refuse_literal (self, error, _("Select the symbols to repeat first"));
+  if (delta == 0)
+    return TRUE;
+  return change_selected_mods (self, _("Repeat"), add_repeat, GINT_TO_POINTER (CLAMP (delta, -ODORI_REPEAT_MAX, ODORI_REPEAT_MAX)),
+                               delta > 0 ? _("The selection already repeats 1000 times")
+                                         : _("The selection already plays once"),
+                               error);
 }
 
 gboolean

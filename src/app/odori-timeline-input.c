@@ -131,6 +131,25 @@ _odori_timeline_pointer_press (OdoriTimeline   *self,
       return;
     }
 
+  /* An edge or the blend handle: the block selected alone, shaped by the drag. */
+  self->shape_edge = _odori_timeline_edge_at (self, x, y, &s);
+  if (self->shape_edge != EDGE_NONE)
+    {
+      self->press_part = track;
+      self->press_start = s->start;
+      self->press_was_selected = _odori_timeline_sel_contains (self, track, s->start);
+      if (!self->press_was_selected || self->n_selected > 1)
+        {
+          _odori_timeline_sel_clear (self);
+          _odori_timeline_sel_add (self, track, s->start);
+        }
+      self->focus_part = track;
+      self->focus_start = s->start;
+      self->mode = MODE_PRESS_EDGE;
+      _odori_timeline_selection_changed (self);
+      return;
+    }
+
   s = _odori_timeline_symbol_under (self, track, x);
   if (s != NULL)
     {
@@ -198,7 +217,8 @@ begin_move (OdoriTimeline *self)
           item.start = s->start;
           item.symbol = g_strdup (s->symbol);
           item.line = s->line;
-          item.n = _odori_timeline_sym_info (self, s->symbol)->n;
+          item.n = _odori_timeline_symbol_length (self, s);
+          item.mods = s->mods;
           if (t == self->press_part && s->start == self->press_start)
             self->drag_primary = self->drag_items->len;
           self->drag_min_start = MIN (self->drag_min_start, s->start);
@@ -231,7 +251,7 @@ drag_edit (OdoriTimeline *self,
   for (guint i = 0; i < self->drag_items->len; i++)
     {
       DragItem *item = &g_array_index (self->drag_items, DragItem, i);
-      OdoriScoreSymbol s = { (guint) ((int) item->start + from), item->symbol, item->line };
+      OdoriScoreSymbol s = { (guint) ((int) item->start + from), item->symbol, item->line, item->mods };
 
       if (from_tracks == to_tracks)
         odori_score_edit_move_symbol (edit, (guint) ((int) item->part + from_tracks), &s,
@@ -241,8 +261,8 @@ drag_edit (OdoriTimeline *self,
           if (from_tracks != 0)
             s.line = 0;
           odori_score_edit_remove_symbol (edit, (guint) ((int) item->part + from_tracks), &s);
-          odori_score_edit_add_symbol (edit, (guint) ((int) item->part + to_tracks),
-                                       (guint) ((int) item->start + to), item->symbol);
+          odori_score_edit_add_symbol_full (edit, (guint) ((int) item->part + to_tracks),
+                                            (guint) ((int) item->start + to), item->symbol, &item->mods);
         }
     }
   return edit;
@@ -334,6 +354,7 @@ drag_tracks (OdoriTimeline *self,
     }
   tracks = CLAMP (under - (int) self->press_part, -lo, n - 1 - hi);
   g_clear_pointer (&self->drag_refusal, g_free);
+  self->drag_refused_part = -1;
   for (guint i = 0; tracks != 0 && i < self->drag_items->len; i++)
     {
       DragItem *item = &g_array_index (self->drag_items, DragItem, i);
@@ -343,6 +364,7 @@ drag_tracks (OdoriTimeline *self,
       if (!odori_document_check_symbol (self->document, part, item->symbol, &why))
         {
           self->drag_refusal = g_strdup (why->message);
+          self->drag_refused_part = under;
           return self->drag_track_delta;
         }
     }
@@ -373,6 +395,8 @@ update_move (OdoriTimeline   *self,
   delta = MAX (delta, 1 - (int) self->drag_min_start);
   tracks = drag_tracks (self, y);
   move_to (self, delta, tracks);
+  /* A track that cannot drive the symbols is no place to drop them. */
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), self->drag_refusal != NULL ? "not-allowed" : NULL);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -381,6 +405,8 @@ end_move (OdoriTimeline *self)
 {
   g_autofree char *refusal = g_steal_pointer (&self->drag_refusal);
 
+  self->drag_refused_part = -1;
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), NULL);
   /* Back where it began (or cancelled): nothing recorded, the dirty mark as it was. */
   odori_undo_push_applied (self->undo, self->drag_delta != 0 || self->drag_track_delta != 0
                                        ? drag_edit (self, 0, 0, self->drag_delta, self->drag_track_delta)
@@ -392,6 +418,321 @@ end_move (OdoriTimeline *self)
   /* Released over a track that could not take it: say why. */
   if (refusal != NULL)
     _odori_timeline_emit_refused (self, refusal);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Shaping a block: its edges trim it (Ctrl: change its speed), its ramp is its blend  */
+
+static guint
+shape_score_blend (OdoriTimeline         *self,
+                   const OdoriSymbolMods *mods)
+{
+  return mods->has_blend ? mods->blend : (guint) MAX (_odori_timeline_blend_frames (self), 0);
+}
+
+Edge
+_odori_timeline_edge_at (OdoriTimeline     *self,
+                         double             x,
+                         double             y,
+                         OdoriScoreSymbol **symbol)
+{
+  OdoriScorePart *part;
+  OdoriScoreSymbol *s;
+  double x0, x1, top, zone;
+  guint end;
+  int track, i;
+
+  if (symbol != NULL)
+    *symbol = NULL;
+  track = odori_timeline_track_at_y (self, y);
+  if (self->document == NULL || track < 0 || x < HEADER_WIDTH ||
+      (s = _odori_timeline_symbol_under (self, track, x)) == NULL)
+    return EDGE_NONE;
+  if (symbol != NULL)
+    *symbol = s;
+  part = _odori_timeline_get_part (self, track);
+  i = odori_score_part_find_symbol (part, s->start);
+  end = _odori_timeline_symbol_end (self, s);
+  if (i >= 0 && (guint) i + 1 < part->symbols->len)
+    end = MIN (end, _odori_timeline_symbol_at_index (part, i + 1)->start);
+  x0 = odori_timeline_x_for_frame (self, s->start);
+  x1 = odori_timeline_x_for_frame (self, end);
+  top = _odori_timeline_row_top (self, track) + BLOCK_INSET;
+  /* A block a few pixels wide is for moving: no edges. */
+  if (x1 - x0 < 3 * EDGE_PX)
+    return EDGE_NONE;
+  zone = EDGE_PX;
+  /* The blend handle sits on the top edge where the ramp ends (the first symbol of a
+   * track blends from nothing: it has none unless the score gives it its own). */
+  if ((i > 0 || s->mods.has_blend) && x1 - x0 >= 3 * EDGE_PX && y <= top + BLEND_KNOB_H)
+    {
+      double bx = MIN (odori_timeline_x_for_frame (self, s->start + shape_score_blend (self, &s->mods)), x1);
+
+      if (fabs (x - bx) <= BLEND_KNOB_PX)
+        return EDGE_BLEND;
+    }
+  if (x - x0 <= zone)
+    return EDGE_LEFT;
+  if (x1 - x <= zone)
+    return EDGE_RIGHT;
+  return EDGE_NONE;
+}
+
+/* The speed at which N clip frames last M frames: the shortest decimal that does. */
+static double
+nice_speed (guint n,
+            guint m)
+{
+  double exact = CLAMP ((double) n / MAX (m, 1), ODORI_SPEED_MIN, ODORI_SPEED_MAX);
+
+  for (int digits = 1; digits <= 4; digits++)
+    {
+      double scale = pow (10, digits);
+      double s = CLAMP (round (exact * scale) / scale, ODORI_SPEED_MIN, ODORI_SPEED_MAX);
+      OdoriSymbolMods mods = { .speed = s };
+
+      if (odori_symbol_mods_copy_frames (&mods, n) == m)
+        return s;
+    }
+  return exact;
+}
+
+/* The symbol's speed when its N' trimmed frames, repeated, are to last LENGTH frames
+ * (kept as it was when that is what it gives). */
+static void
+shape_speed (OdoriTimeline   *self,
+             OdoriSymbolMods *mods,
+             int              length)
+{
+  guint r = odori_symbol_mods_get_repeat (mods);
+  guint trimmed = odori_symbol_mods_trim (mods, self->shape_n, NULL, NULL);
+  guint m = (guint) MAX (lround ((double) MAX (length, 1) / r), 1);
+  double speed;
+
+  if (m == odori_symbol_mods_copy_frames (&self->shape_orig.mods, self->shape_n))
+    return;
+  speed = nice_speed (trimmed, m);
+  mods->speed = speed == 1.0 ? 0 : speed;
+}
+
+/* Where the block's first frame is after IN moved from A to A2 (SPEED clip frames a
+ * frame): the motion's later part stays where it was. */
+static int
+shape_left_start (OdoriTimeline *self,
+                  guint          a,
+                  guint          a2,
+                  double         speed)
+{
+  return (int) self->shape_orig.start + (int) lround (((double) a2 - a) / speed);
+}
+
+/* The block the pointer at X makes of the one pressed: *START and *MODS. FALSE where it
+ * cannot go (before frame 1 or the previous symbol). */
+static gboolean
+shape_target (OdoriTimeline   *self,
+              double           x,
+              GdkModifierType  state,
+              guint           *start,
+              OdoriSymbolMods *mods)
+{
+  const OdoriScoreSymbol *o = &self->shape_orig;
+  int d = (int) lround ((x - self->press_x) / self->ppf);
+  int lo = (int) MAX (self->shape_prev + 1, 1);
+  guint a, b, n = self->shape_n, r = odori_symbol_mods_get_repeat (&o->mods);
+  double speed = odori_symbol_mods_get_speed (&o->mods);
+  int length = (int) odori_symbol_mods_length (&o->mods, n);
+
+  *start = o->start;
+  *mods = o->mods;
+  if (d == 0)
+    return TRUE;
+  odori_symbol_mods_trim (&o->mods, n, &a, &b);
+  switch (self->shape_edge)
+    {
+    case EDGE_BLEND:
+      {
+        int blend = CLAMP ((int) shape_score_blend (self, &o->mods) + d, 0, ODORI_BLEND_MAX);
+
+        mods->has_blend = TRUE;
+        mods->blend = (guint) blend;
+        return TRUE;
+      }
+    case EDGE_RIGHT:
+      if (state & GDK_CONTROL_MASK)
+        shape_speed (self, mods, (int) self->shape_end - (int) o->start + d);
+      else
+        {
+          double per_copy = (double) MAX ((int) self->shape_end - (int) o->start + d, 1) / r;
+          int out = (int) a + (int) lround (per_copy * speed) - 1;
+
+          out = CLAMP (out, (int) a, (int) n);
+          if ((guint) out != b)
+            mods->out = (guint) out == n ? 0 : (guint) out;
+        }
+      return TRUE;
+    case EDGE_LEFT:
+      if (state & GDK_CONTROL_MASK)
+        {
+          /* The end stays: the start follows the edge. */
+          int end = (int) o->start + length;
+
+          shape_speed (self, mods, length - d);
+          *start = (guint) MAX (end - (int) odori_symbol_mods_length (mods, n), 1);
+          return end - (int) odori_symbol_mods_length (mods, n) >= lo;
+        }
+      else
+        {
+          int a2 = CLAMP ((int) a + (int) lround (d * speed), 1, (int) b);
+
+          while (shape_left_start (self, a, (guint) a2, speed) < lo && a2 < (int) b)
+            a2++;
+          if (shape_left_start (self, a, (guint) a2, speed) < lo)
+            return FALSE;
+          if ((guint) a2 != a)
+            mods->in = a2 == 1 ? 0 : (guint) a2;
+          *start = (guint) shape_left_start (self, a, (guint) a2, speed);
+          return TRUE;
+        }
+    case EDGE_NONE:
+    default:
+      return FALSE;
+    }
+}
+
+static void
+shape_select (OdoriTimeline *self,
+              guint          start)
+{
+  _odori_timeline_sel_clear (self);
+  _odori_timeline_sel_add (self, self->shape_part, start);
+  self->focus_part = (int) self->shape_part;
+  self->focus_start = start;
+  _odori_timeline_selection_changed (self);
+}
+
+/* The block as it is now (START, MODS) replaced by itself at NEW_START with NEW_MODS. */
+static OdoriScoreEdit *
+shape_edit (OdoriTimeline         *self,
+            const char            *label,
+            guint                  start,
+            const OdoriSymbolMods *mods,
+            guint                  new_start,
+            const OdoriSymbolMods *new_mods)
+{
+  OdoriScoreEdit *edit = odori_score_edit_new (label);
+  OdoriScoreSymbol now = { start, self->shape_orig.symbol, self->shape_orig.line, *mods };
+
+  odori_score_edit_replace_symbol (edit, self->shape_part, &now, self->shape_part, new_start, new_mods);
+  return edit;
+}
+
+static gboolean
+begin_shape (OdoriTimeline *self)
+{
+  OdoriScorePart *part = _odori_timeline_get_part (self, self->press_part);
+  OdoriScoreSymbol *s = _odori_timeline_find_symbol (self, self->press_part, self->press_start);
+  int i;
+
+  if (s == NULL || part == NULL)
+    return FALSE;
+  g_clear_pointer (&self->shape_orig.symbol, g_free);
+  self->shape_orig = *s;
+  self->shape_orig.symbol = g_strdup (s->symbol);
+  self->shape_part = self->press_part;
+  self->shape_start = s->start;
+  self->shape_mods = s->mods;
+  self->shape_n = _odori_timeline_sym_info (self, s->symbol)->n;
+  i = odori_score_part_find_symbol (part, s->start);
+  self->shape_prev = i > 0 ? _odori_timeline_symbol_at_index (part, i - 1)->start : 0;
+  self->shape_end = _odori_timeline_symbol_end (self, s);
+  if ((guint) i + 1 < part->symbols->len)
+    self->shape_end = MIN (self->shape_end, _odori_timeline_symbol_at_index (part, i + 1)->start);
+  if (self->session != NULL)
+    odori_session_set_playing (self->session, FALSE);
+  self->mode = MODE_SHAPE;
+  return TRUE;
+}
+
+static void
+update_shape (OdoriTimeline   *self,
+              double           x,
+              GdkModifierType  state)
+{
+  g_autoptr(OdoriScoreEdit) edit = NULL;
+  OdoriSymbolMods mods;
+  guint start;
+
+  if (!shape_target (self, x, state, &start, &mods) ||
+      (start == self->shape_start && odori_symbol_mods_equal (&mods, &self->shape_mods)))
+    return;
+  edit = shape_edit (self, "", self->shape_start, &self->shape_mods, start, &mods);
+  /* Onto another symbol's start: it stays where it was. */
+  if (!odori_undo_apply_unrecorded (self->undo, edit, TRUE, NULL))
+    return;
+  self->shape_start = start;
+  self->shape_mods = mods;
+  shape_select (self, start);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+end_shape (OdoriTimeline *self)
+{
+  const OdoriScoreSymbol *o = &self->shape_orig;
+  const char *label;
+
+  if (self->shape_start == o->start && odori_symbol_mods_equal (&self->shape_mods, &o->mods))
+    odori_undo_push_applied (self->undo, NULL);
+  else
+    {
+      if (self->shape_edge == EDGE_BLEND)
+        label = _("Change Blend");
+      else if (self->shape_mods.speed != o->mods.speed)
+        label = _("Change Speed");
+      else
+        label = _("Trim");
+      odori_undo_push_applied (self->undo, shape_edit (self, label, o->start, &o->mods, self->shape_start,
+                                                       &self->shape_mods));
+    }
+  self->nudge_edit = NULL;
+  g_clear_pointer (&self->shape_orig.symbol, g_free);
+  _odori_timeline_selection_changed (self);
+}
+
+/* Escape: the block back as it was, nothing recorded. */
+static void
+cancel_shape (OdoriTimeline *self)
+{
+  const OdoriScoreSymbol *o = &self->shape_orig;
+
+  if (self->shape_start != o->start || !odori_symbol_mods_equal (&self->shape_mods, &o->mods))
+    {
+      g_autoptr(OdoriScoreEdit) edit = shape_edit (self, "", self->shape_start, &self->shape_mods, o->start,
+                                                   &o->mods);
+
+      if (odori_undo_apply_unrecorded (self->undo, edit, TRUE, NULL))
+        {
+          self->shape_start = o->start;
+          self->shape_mods = o->mods;
+          shape_select (self, o->start);
+        }
+    }
+  end_shape (self);
+}
+
+/* The pointer over an edge or a blend handle shows what a drag there does. */
+static void
+update_cursor (OdoriTimeline *self,
+               double         x,
+               double         y)
+{
+  static const char *names[] = { NULL, "ew-resize", "ew-resize", "col-resize" };
+  Edge edge;
+
+  if (self->mode != MODE_NONE)
+    return;
+  edge = _odori_timeline_edge_at (self, x, y, NULL);
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), names[edge]);
 }
 
 static void
@@ -468,6 +809,13 @@ _odori_timeline_pointer_drag (OdoriTimeline   *self,
     case MODE_BAND:
       update_band (self, x, y);
       break;
+    case MODE_PRESS_EDGE:
+      if (fabs (x - self->press_x) < 1 || !begin_shape (self))
+        break;
+      G_GNUC_FALLTHROUGH;
+    case MODE_SHAPE:
+      update_shape (self, x, state);
+      break;
     case MODE_NONE:
     default:
       break;
@@ -486,6 +834,10 @@ _odori_timeline_pointer_release (OdoriTimeline *self,
     case MODE_MOVE:
       end_move (self);
       break;
+    case MODE_SHAPE:
+      end_shape (self);
+      break;
+    case MODE_PRESS_EDGE:
     case MODE_PRESS_BLOCK:
       /* A plain click on a block of a larger selection selects that block alone. */
       if (self->press_was_selected && !(self->press_state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK)) &&
@@ -523,6 +875,8 @@ _odori_timeline_pointer_cancel (OdoriTimeline *self)
     g_clear_pointer (&self->drag_refusal, g_free);
   if (self->mode == MODE_MOVE)
     end_move (self);
+  if (self->mode == MODE_SHAPE)
+    cancel_shape (self);
   g_clear_pointer (&self->band_base, g_ptr_array_unref);
   self->mode = MODE_NONE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -635,7 +989,7 @@ on_drag_end_cb (GtkGestureDrag *gesture,
   double x, y;
 
   gtk_gesture_drag_get_start_point (gesture, &x, &y);
-  if (self->mode == MODE_MOVE)
+  if (MODE_IS_LIVE (self->mode))
     quiet_tooltip (self, x + dx, y + dy);
   _odori_timeline_pointer_release (self, x + dx, y + dy);
 }
@@ -668,6 +1022,7 @@ on_motion_cb (GtkEventControllerMotion *controller,
   self->pointer_x = x;
   if (self->tooltip_quiet && hypot (x - self->quiet_x, y - self->quiet_y) > 24)
     self->tooltip_quiet = FALSE;
+  update_cursor (self, x, y);
 }
 
 
@@ -907,6 +1262,22 @@ edit_action (GtkWidget  *widget,
 }
 
 static void
+mirror_action (GtkWidget  *widget,
+               const char *name,
+               GVariant   *param)
+{
+  odori_timeline_mirror_selection (ODORI_TIMELINE (widget), NULL);
+}
+
+static void
+repeat_action (GtkWidget  *widget,
+               const char *name,
+               GVariant   *param)
+{
+  odori_timeline_change_repeat (ODORI_TIMELINE (widget), g_variant_get_int32 (param), NULL);
+}
+
+static void
 zoom_action (GtkWidget  *widget,
              const char *name,
              GVariant   *param)
@@ -930,7 +1301,7 @@ escape_cb (GtkWidget *widget,
 {
   OdoriTimeline *self = ODORI_TIMELINE (widget);
 
-  if (self->mode == MODE_MOVE)
+  if (MODE_IS_LIVE (self->mode))
     {
       _odori_timeline_pointer_cancel (self);
       return TRUE;
@@ -963,6 +1334,8 @@ _odori_timeline_class_init_input (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_action);
   gtk_widget_class_install_property_action (widget_class, "timeline.snap", "snap");
+  gtk_widget_class_install_action (widget_class, "timeline.mirror", NULL, mirror_action);
+  gtk_widget_class_install_action (widget_class, "timeline.repeat", "i", repeat_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "timeline.delete", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "timeline.delete", NULL);
@@ -1015,6 +1388,14 @@ _odori_timeline_class_init_input (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, GDK_CONTROL_MASK,
                                        "timeline.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "timeline.zoom-fit", NULL);
+  /* Modifiers of the selection: M mirrors, + and − change the repeat count ("=" is "+"
+   * without Shift on many layouts). */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_m, 0, "timeline.mirror", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.repeat", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "timeline.repeat", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "timeline.repeat", "i", 1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "timeline.repeat", "i", -1);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.repeat", "i", -1);
 }
 
 /* The pointer, scrolling and drops: the controllers (called from init). */
@@ -1044,6 +1425,7 @@ _odori_timeline_init_input (OdoriTimeline *self)
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll_cb), self);
   gtk_widget_add_controller (widget, scroll);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion_cb), self);
+  g_signal_connect (motion, "enter", G_CALLBACK (on_motion_cb), self);
   gtk_widget_add_controller (widget, motion);
 
   gtk_drop_target_set_gtypes (drop, drop_types, G_N_ELEMENTS (drop_types));

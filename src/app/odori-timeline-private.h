@@ -26,12 +26,16 @@ G_BEGIN_DECLS
 #define MIN_PPF         0.0005
 #define MAX_PPF         48.0
 #define TINY_BLOCK_PX   3.0
+#define EDGE_PX         5.0    /* a block's edge zone: trim, or Ctrl: speed */
+#define BLEND_KNOB_PX   5.0    /* the blend ramp's handle, at the block's top */
+#define BLEND_KNOB_H    9.0
 #define N_COLORS        8
 
 typedef struct
 {
   OdoriIndexMotion *motion;     /* NULL: the symbol does not resolve */
-  guint             n;          /* length in score frames, >= 1 */
+  guint             n;          /* the clip's length in score frames, >= 1, before the
+                                 * symbol's modifiers (_odori_timeline_symbol_length) */
   guint             show_no;
   guint             class_no;
   PangoLayout      *code_layout;
@@ -46,7 +50,8 @@ typedef struct
   guint  start;      /* where it was when the drag began */
   char  *symbol;
   guint  line;
-  guint  n;
+  guint  n;          /* the block's length (with its modifiers) */
+  OdoriSymbolMods mods;
 } DragItem;
 
 typedef struct
@@ -54,6 +59,7 @@ typedef struct
   char  *code;       /* the track it was copied from */
   guint  offset;     /* frames after the first copied start */
   char  *symbol;
+  OdoriSymbolMods mods;
 } ClipItem;
 
 typedef enum
@@ -63,7 +69,21 @@ typedef enum
   MODE_PRESS_BLOCK,
   MODE_MOVE,
   MODE_BAND,
+  MODE_PRESS_EDGE,   /* pressed on an edge or the blend handle, not dragged yet */
+  MODE_SHAPE,        /* dragging an edge (trim, Ctrl: speed) or the blend handle */
 } Mode;
+
+/* Where on a block the pointer is: what a drag there does. */
+typedef enum
+{
+  EDGE_NONE,
+  EDGE_LEFT,         /* in= (Ctrl: speed, the end fixed) */
+  EDGE_RIGHT,        /* out= (Ctrl: speed, the start fixed) */
+  EDGE_BLEND,        /* blend= */
+} Edge;
+
+/* A live drag: applied unrecorded as it goes, recorded as one step at its end. */
+#define MODE_IS_LIVE(m) ((m) == MODE_MOVE || (m) == MODE_SHAPE)
 
 struct _OdoriTimeline
 {
@@ -119,6 +139,18 @@ struct _OdoriTimeline
   GArray               *snap_frames;    /* guint, sorted */
   int                   drag_track_delta; /* tracks off their origin (a move across tracks) */
   char                 *drag_refusal;   /* why the tracks under the pointer cannot take it */
+  int                   drag_refused_part; /* the track that cannot, or -1 */
+
+  /* Shaping one block by an edge or its blend handle: the symbol as it was (its own
+   * copy of the code), where it is now, and the clip's frames */
+  Edge                  shape_edge;
+  guint                 shape_part;
+  OdoriScoreSymbol      shape_orig;
+  guint                 shape_start;
+  OdoriSymbolMods       shape_mods;
+  guint                 shape_n;
+  guint                 shape_end;      /* the block's visible end (exclusive) at the press */
+  guint                 shape_prev;     /* the previous symbol's start on the track, or 0 */
 
   /* A run of nudges on one selection is one undo step: the step the last nudge
    * recorded (compared, never dereferenced), the selection after it, and where the
@@ -173,6 +205,12 @@ void              _odori_timeline_drop_hover            (OdoriTimeline   *self,
                                                          const char      *symbol,
                                                          double           x,
                                                          double           y);
+/* What a press at X, Y would grab: an edge, the blend handle or nothing (and the
+ * symbol, when not NULL). */
+Edge              _odori_timeline_edge_at               (OdoriTimeline     *self,
+                                                         double             x,
+                                                         double             y,
+                                                         OdoriScoreSymbol **symbol);
 /* Seams as drawn: their number after the last refresh (run it now). */
 guint             _odori_timeline_refresh_seams         (OdoriTimeline   *self);
 guint             _odori_timeline_n_seams               (OdoriTimeline   *self);
@@ -194,6 +232,9 @@ int               _odori_timeline_blend_frames          (OdoriTimeline *self);
 SymInfo           *_odori_timeline_sym_info             (OdoriTimeline *self,
                                                          const char    *symbol);
 guint             _odori_timeline_symbol_end            (OdoriTimeline    *self,
+                                                         OdoriScoreSymbol *s);
+/* The block's length in frames: the clip's, shaped by the symbol's modifiers. */
+guint             _odori_timeline_symbol_length         (OdoriTimeline    *self,
                                                          OdoriScoreSymbol *s);
 guint             _odori_timeline_dance_end             (OdoriTimeline *self);
 double            _odori_timeline_hvalue                (OdoriTimeline *self);

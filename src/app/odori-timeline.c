@@ -202,7 +202,18 @@ guint
 _odori_timeline_symbol_end (OdoriTimeline    *self,
                             OdoriScoreSymbol *s)
 {
-  return s->start + _odori_timeline_sym_info (self, s->symbol)->n;
+  return s->start + _odori_timeline_symbol_length (self, s);
+}
+
+/* r · m (DESIGN.md "Symbol modifiers"): the clip's frames trimmed, played at its speed,
+ * repeated. */
+guint
+_odori_timeline_symbol_length (OdoriTimeline    *self,
+                               OdoriScoreSymbol *s)
+{
+  guint n = _odori_timeline_sym_info (self, s->symbol)->n;
+
+  return odori_symbol_mods_length (&s->mods, n);
 }
 
 /* The last frame of the dance: the composed motion's, or the end of the furthest block. */
@@ -772,13 +783,14 @@ odori_timeline_dup_focus_description (OdoriTimeline *self)
         {
           OdoriScoreSymbol *s = _odori_timeline_symbol_at_index (part, i);
           SymInfo *info = _odori_timeline_sym_info (self, s->symbol);
+          guint length = _odori_timeline_symbol_length (self, s);
 
           g_string_append_c (text, ' ');
           /* Translators: "Symbol 2 of 5: C2 左右拍手 Side clap, frames 82 to 192" */
           g_string_append_printf (text, _("Symbol %d of %u: %s %s, frames %u to %u"), i + 1,
                                   part->symbols->len, s->symbol,
                                   info->motion && info->motion->name ? info->motion->name : "",
-                                  s->start, s->start + info->n - 1);
+                                  s->start, s->start + length - 1);
           if (_odori_timeline_sel_contains (self, self->focus_part, s->start))
             g_string_append (text, _(", selected"));
           g_string_append_c (text, '.');
@@ -865,7 +877,7 @@ seams_idle_cb (gpointer data)
   OdoriTimeline *self = data;
 
   self->seams_idle = 0;
-  if (self->mode != MODE_MOVE)
+  if (!MODE_IS_LIVE (self->mode))
     _odori_timeline_refresh_seams (self);
   else
     self->seams_idle = g_timeout_add_full (G_PRIORITY_LOW, 150, seams_idle_cb, self, NULL);
@@ -901,7 +913,7 @@ on_score_changed_cb (OdoriTimeline *self)
       gtk_widget_queue_resize (GTK_WIDGET (self));
       _odori_timeline_selection_changed (self);
     }
-  else if (self->mode != MODE_MOVE)
+  else if (!MODE_IS_LIVE (self->mode))
     _odori_timeline_sel_validate (self);
   if (n != self->shown_parts)
     {
@@ -1057,6 +1069,7 @@ odori_timeline_finalize (GObject *object)
   g_clear_pointer (&self->band_base, g_ptr_array_unref);
   g_clear_pointer (&self->nudge_sel, g_ptr_array_unref);
   g_free (self->drag_refusal);
+  g_free (self->shape_orig.symbol);
   g_clear_pointer (&self->drag_items, g_array_unref);
   g_clear_pointer (&self->snap_frames, g_array_unref);
   g_clear_pointer (&self->seams, g_array_unref);
@@ -1229,6 +1242,7 @@ odori_timeline_init (OdoriTimeline *self)
   self->snap = TRUE;
   self->units = ODORI_TIME_UNITS_BOTH;
   self->focus_part = -1;
+  self->drag_refused_part = -1;
   self->fit_pending = TRUE;
   self->symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sym_info_free);
   self->selection = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
@@ -1352,6 +1366,22 @@ odori_timeline_get_default_blend (OdoriTimeline *self)
 {
   g_return_val_if_fail (ODORI_IS_TIMELINE (self), 0);
   return self->default_blend;
+}
+
+guint
+odori_timeline_get_clip_frames (OdoriTimeline *self,
+                                const char    *symbol)
+{
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), 1);
+  g_return_val_if_fail (symbol != NULL, 1);
+  return _odori_timeline_sym_info (self, symbol)->n;
+}
+
+double
+odori_timeline_get_frame_time (OdoriTimeline *self)
+{
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), 1.0 / 30);
+  return _odori_timeline_frame_time (self);
 }
 
 gboolean

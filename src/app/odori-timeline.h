@@ -87,6 +87,11 @@ void            odori_timeline_scroll_to            (OdoriTimeline   *self,
 void            odori_timeline_set_default_blend    (OdoriTimeline   *self,
                                                      int              blend);
 int             odori_timeline_get_default_blend    (OdoriTimeline   *self);
+/* The frames n of library motion SYMBOL at the dance's frame time, before its modifiers
+ * (one second's worth when SYMBOL is not in the library), and that frame time. */
+guint           odori_timeline_get_clip_frames      (OdoriTimeline   *self,
+                                                     const char      *symbol);
+double          odori_timeline_get_frame_time       (OdoriTimeline   *self);
 gboolean        odori_timeline_get_snap             (OdoriTimeline   *self);
 void            odori_timeline_set_snap             (OdoriTimeline   *self,
                                                      gboolean         snap);
@@ -144,6 +149,13 @@ gboolean        odori_timeline_paste                (OdoriTimeline   *self,
 gboolean        odori_timeline_duplicate_selection  (OdoriTimeline   *self,
                                                      GError         **error);
 gboolean        odori_timeline_can_paste            (OdoriTimeline   *self);
+/* Modifiers of the selected symbols, one undo step each: mirrored (all of them, or
+ * none when all were), and the repeat count changed by DELTA (kept within 1 to 1000). */
+gboolean        odori_timeline_mirror_selection     (OdoriTimeline   *self,
+                                                     GError         **error);
+gboolean        odori_timeline_change_repeat        (OdoriTimeline   *self,
+                                                     int              delta,
+                                                     GError         **error);
 /* Tracks: CODE is a part of the library; it goes where the library's order puts it. */
 gboolean        odori_timeline_add_track            (OdoriTimeline   *self,
                                                      const char      *code,

@@ -78,10 +78,17 @@ _odori_cli_cmd_check (int    argc,
             {
               /* A score that mixes show files of different skeletons composes the
                * reference skeleton's sensors only: say so. */
-              g_autoptr(OdoriComposer) composer = odori_composer_new (score, index, NULL);
+              g_autoptr(GError) compose_error = NULL;
+              g_autoptr(OdoriComposer) composer = odori_composer_new (score, index, &compose_error);
 
               if (composer != NULL)
                 odori_composer_check_sensor_sets (composer, diags);
+              /* the index's ranges were checked above: this is an in= or out= beyond its
+               * motion (the message names the score's file and line) */
+              else if (g_error_matches (compose_error, ODORI_COMPOSE_ERROR,
+                                        ODORI_COMPOSE_ERROR_RANGE))
+                g_ptr_array_add (diags, odori_diagnostic_new (NULL, 0, TRUE, "%s",
+                                                              compose_error->message));
             }
         }
     }

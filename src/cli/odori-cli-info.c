@@ -244,6 +244,12 @@ score_json (OdoriScore *score)
           json_builder_set_member_name (b, "start");
           json_builder_add_int_value (b, sym->start);
           _odori_cli_add_string (b, "symbol", sym->symbol);
+          if (!odori_symbol_mods_is_none (&sym->mods))
+            {
+              g_autofree char *mods = odori_symbol_mods_to_string (&sym->mods);
+
+              _odori_cli_add_string (b, "modifiers", mods + 1);
+            }
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -276,7 +282,13 @@ score_text (const char *path,
       for (guint s = 0; s < part->symbols->len; s++)
         {
           OdoriScoreSymbol *sym = &g_array_index (part->symbols, OdoriScoreSymbol, s);
-          g_print (" %u:%s", sym->start, sym->symbol);
+          g_autofree char  *mods = odori_symbol_mods_to_string (&sym->mods);
+
+          /* modifiers in brackets: " 120:TE.C1[mirror speed=0.5]" */
+          if (*mods != '\0')
+            g_print (" %u:%s[%s]", sym->start, sym->symbol, mods + 1);
+          else
+            g_print (" %u:%s", sym->start, sym->symbol);
         }
       g_print ("\n");
     }

@@ -273,6 +273,9 @@ odori_document_new_score (OdoriDocument *self,
   score = new_score_for_index (index);
   /* As the original tools wrote it (FORMATS.md §2), whatever the locale. */
   score->date = g_date_time_format (now, "%Y/%m/%d %H:%M:%S");
+  /* Feet stay planted in what the window makes (issue 18); a score without the line
+   * keeps the exact rules. */
+  score->foot_lock = 1;
   diagnostics = _odori_copy_diagnostics (index->warnings, odori_diagnostics_new ());
   if (index != self->index)
     odori_motion_cache_clear (self->files);

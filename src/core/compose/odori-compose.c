@@ -19,6 +19,7 @@
 
 #include "odori-compose.h"
 #include "odori-format.h"
+#include "odori-foot-lock.h"
 #include "odori-motion-cache.h"
 
 G_DEFINE_QUARK (odori-compose-error-quark, odori_compose_error)
@@ -30,6 +31,7 @@ typedef struct
   guint        n;       /* resampling nor unit change: a 1-hour capture is not copied) */
   int         *seg;     /* output sensor index -> clip segment, -1 when absent */
   char        *file;    /* the show's file as the index writes it, for messages */
+  guint        mark;    /* a derived clip: the last recompose whose symbols used it */
 } Clip;
 
 typedef struct
@@ -39,6 +41,9 @@ typedef struct
   const char *symbol;   /* borrowed from the score */
   float       d[3];     /* root offset (translation in X and Z) */
   float       yaw;      /* root offset (heading), radians */
+  int         blend;    /* the blend into it: -1 the score's; a repeat's copy 0 */
+  guint       span;     /* frames it adds to the score's length from START (a symbol's
+                         * first copy: r·m; later copies: m) */
 } Placed;
 
 typedef struct
@@ -78,6 +83,8 @@ struct _OdoriComposer
   GHashTable     *file_errors;  /* absolute path -> message */
   GHashTable     *clips;        /* "path\nfirst\nlast" -> Clip */
   GHashTable     *symbol_clips; /* symbol -> Clip, a cache over index lookups */
+  GHashTable     *derived;      /* "base\nin\nout\nspeed\nmirror" -> Clip: modified clips */
+  guint           generation;   /* recomposes so far, for Clip.mark */
   GPtrArray      *sensors;      /* output sensor names */
   GHashTable     *sensor_index; /* name -> index + 1 */
   Part           *parts;
@@ -98,6 +105,9 @@ struct _OdoriComposer
   OdoriMotion    *out;
   GArray         *seams;
   gboolean        seams_valid;
+  int             foot_lock_override; /* -1: the score's "# FootLock:" */
+  OdoriFootLock  *foot_lock;    /* the legs of out, or NULL */
+  OdoriMotion    *locked;       /* out with the feet locked, when foot locking is on */
 };
 
 /* Rotation helpers */
@@ -166,11 +176,14 @@ odori_composer_free (OdoriComposer *self)
   g_clear_pointer (&self->cache, odori_motion_cache_unref);
   g_clear_pointer (&self->file_errors, g_hash_table_unref);
   g_clear_pointer (&self->symbol_clips, g_hash_table_unref);
+  g_clear_pointer (&self->derived, g_hash_table_unref);
   g_clear_pointer (&self->clips, g_hash_table_unref);
   g_clear_pointer (&self->sensors, g_ptr_array_unref);
   g_clear_pointer (&self->sensor_index, g_hash_table_unref);
   g_clear_pointer (&self->out, odori_motion_unref);
   g_clear_pointer (&self->seams, g_array_unref);
+  g_clear_pointer (&self->foot_lock, odori_foot_lock_free);
+  g_clear_pointer (&self->locked, odori_motion_unref);
   g_free (self->plan_key);
   g_free (self->reference);
   g_free (self);
@@ -479,6 +492,185 @@ get_clip (OdoriComposer *self,
   return clip;
 }
 
+/* Symbol modifiers (DESIGN.md "Symbol modifiers", docs/composition.md) */
+
+/* Name pairs that mirroring swaps: as prefixes, then as suffixes. */
+static const char *const mirror_prefixes[][2] = {
+  { "Left", "Right" }, { "L", "R" }, { "l_", "r_" }, { "左", "右" },
+};
+static const char *const mirror_suffixes[][2] = {
+  { "Left", "Right" }, { "L", "R" }, { "_l", "_r" }, { "左", "右" },
+};
+
+/* The segment of MOTION that mirrors segment K: the first name the rules make of K's
+ * name (after a "namespace:" prefix, as in "mixamorig:LeftArm") that MOTION has; K
+ * itself when there is none. */
+static int
+mirror_segment (const OdoriMotion *motion,
+                guint              k)
+{
+  const char *name = motion->segments[k].name;
+  const char *colon = name ? strrchr (name, ':') : NULL;
+  const char *base = colon ? colon + 1 : name;
+  gsize ns = base - (name ? name : base);
+  gsize len;
+
+  if (name == NULL)
+    return k;
+  len = strlen (base);
+  for (int suffix = 0; suffix < 2; suffix++)
+    for (guint i = 0; i < G_N_ELEMENTS (mirror_prefixes); i++)
+      for (int dir = 0; dir < 2; dir++)
+        {
+          const char *from = suffix ? mirror_suffixes[i][dir] : mirror_prefixes[i][dir];
+          const char *to = suffix ? mirror_suffixes[i][!dir] : mirror_prefixes[i][!dir];
+          gsize n = strlen (from);
+          g_autofree char *other = NULL;
+          int found;
+
+          if (len <= n)
+            continue;
+          if (!suffix && strncmp (base, from, n) == 0)
+            other = g_strdup_printf ("%.*s%s%s", (int) ns, name, to, base + n);
+          else if (suffix && strcmp (base + len - n, from) == 0)
+            other = g_strdup_printf ("%.*s%.*s%s", (int) ns, name, (int) (len - n), base, to);
+          else
+            continue;
+          found = odori_motion_find_segment (motion, other);
+          if (found >= 0 && (guint) found != k)
+            return found;
+        }
+  return k;
+}
+
+/* BASE as MODS shape it, before repeats: frames in..out, played at the speed (slerp /
+ * lerp between the two nearest frames), mirrored. Cached (one clip for every copy and
+ * every symbol with the same shape); BASE itself when they change nothing. */
+static Clip *
+derive_clip (OdoriComposer         *self,
+             Clip                  *base,
+             const OdoriSymbolMods *mods,
+             GError               **error)
+{
+  guint a, b;
+  guint n_trim = odori_symbol_mods_trim (mods, base->n, &a, &b);
+  guint m = odori_symbol_mods_copy_frames (mods, base->n);
+  double speed = odori_symbol_mods_get_speed (mods);
+  gboolean mirror = mods->mirror != FALSE;
+  const OdoriMotion *src = base->motion;
+  g_autofree char *key = NULL;
+  g_autofree int *from_seg = NULL;
+  g_autofree guint8 *used = NULL;
+  Clip *clip;
+
+  if (n_trim == base->n && speed == 1.0 && !mirror)
+    return base;
+  key = g_strdup_printf ("%p\n%u\n%u\n%.17g\n%d", (void *) base, a, b, speed, mirror);
+  clip = g_hash_table_lookup (self->derived, key);
+  if (clip != NULL)
+    return clip;
+
+  clip = g_new0 (Clip, 1);
+  clip->seg = g_memdup2 (base->seg, sizeof (int) * MAX (self->sensors->len, 1));
+  clip->file = g_strdup (base->file);
+  if (speed == 1.0 && !mirror)
+    {
+      /* a trim alone is a window on the same frames */
+      clip->motion = odori_motion_ref (base->motion);
+      clip->first = base->first + a - 1;
+      clip->n = n_trim;
+      g_hash_table_insert (self->derived, g_steal_pointer (&key), clip);
+      return clip;
+    }
+
+  clip->motion = odori_motion_new (src->n_segments, m, self->frame_time, error);
+  if (clip->motion == NULL)
+    {
+      g_free (clip->seg);
+      g_free (clip->file);
+      g_free (clip);
+      return NULL;
+    }
+  clip->first = 0;
+  clip->n = m;
+  /* only the segments the output uses are computed; each reads its mirror's data */
+  used = g_new0 (guint8, MAX (src->n_segments, 1));
+  from_seg = g_new (int, MAX (src->n_segments, 1));
+  for (guint s = 0; s < self->sensors->len; s++)
+    if (base->seg[s] >= 0)
+      used[base->seg[s]] = 1;
+  for (guint k = 0; k < src->n_segments; k++)
+    {
+      odori_motion_set_segment_name (clip->motion, k, src->segments[k].name);
+      from_seg[k] = mirror && used[k] ? mirror_segment (src, k) : (int) k;
+    }
+
+  for (guint j = 0; j < m; j++)
+    {
+      double t = MIN (j * speed, (double) (n_trim - 1));
+      guint i0 = (guint) floor (t);
+      guint i1 = MIN (i0 + 1, n_trim - 1);
+      float u = (float) (t - i0);
+      guint f0 = base->first + a - 1 + i0, f1 = base->first + a - 1 + i1;
+
+      for (guint k = 0; k < src->n_segments; k++)
+        {
+          const OdoriTransform *ta, *tb;
+          OdoriTransform *out = odori_motion_get (clip->motion, j, k);
+
+          if (!used[k])
+            continue;
+          ta = odori_motion_get (src, f0, from_seg[k]);
+          tb = odori_motion_get (src, f1, from_seg[k]);
+          if (u == 0 || i0 == i1)
+            *out = *ta;
+          else
+            {
+              for (int c = 0; c < 3; c++)
+                {
+                  out->position[c] = ta->position[c] + u * (tb->position[c] - ta->position[c]);
+                  out->scale[c] = ta->scale[c] + u * (tb->scale[c] - ta->scale[c]);
+                }
+              odori_quat_slerp (ta->rotation, tb->rotation, u, out->rotation);
+            }
+          if (mirror)
+            {
+              /* through the sagittal plane: p = (−x, y, z), (w, x, y, z) -> (w, x, −y, −z) */
+              out->position[0] = -out->position[0];
+              out->rotation[1] = -out->rotation[1];
+              out->rotation[2] = -out->rotation[2];
+            }
+        }
+    }
+  g_hash_table_insert (self->derived, g_steal_pointer (&key), clip);
+  return clip;
+}
+
+/* Derived clips no symbol plays any more (after edits) are dropped. Every descriptor and
+ * every remembered symbol refers to the clips of the current symbols only, so a freed
+ * clip's address can never be mistaken for a live one. */
+static void
+prune_derived (OdoriComposer *self)
+{
+  GHashTableIter iter;
+  Clip *clip;
+
+  if (g_hash_table_size (self->derived) == 0)
+    return;
+  self->generation++;
+  for (guint p = 0; p < self->n_parts; p++)
+    {
+      GArray *placed = self->parts[p].placed;
+
+      for (guint i = 0; i < placed->len; i++)
+        g_array_index (placed, Placed, i).clip->mark = self->generation;
+    }
+  g_hash_table_iter_init (&iter, self->derived);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &clip))
+    if (clip->mark != self->generation)
+      g_hash_table_iter_remove (&iter);
+}
+
 /* Parts, their sensors and the reference skeleton's file: what build_plan () depends
  * on. ROOT: the root part of the current plan (the part lists decide it). */
 static char *
@@ -739,6 +931,75 @@ resolve_symbol (OdoriComposer    *self,
   return clip;
 }
 
+/* Places SYM, whose motion is CLIP, on PART: its modifiers shape the clip, and each
+ * repeat is one more placed copy (a switch, blend 0) until NEXT_START cuts them. */
+static gboolean
+place_symbol (OdoriComposer    *self,
+              Part             *part,
+              OdoriScoreSymbol *sym,
+              Clip             *clip,
+              guint             next_start,
+              GError          **error)
+{
+  const OdoriSymbolMods *mods = &sym->mods;
+  Placed placed = { 0 };
+  guint m, r, span;
+  Clip *shaped = clip;
+
+  if (odori_symbol_mods_is_none (mods))
+    {
+      /* the common case, kept cheap: every edit places every symbol again */
+      placed.start = sym->start;
+      placed.symbol = sym->symbol;
+      placed.clip = clip;
+      placed.blend = -1;
+      placed.span = clip->n;
+      g_array_append_val (part->placed, placed);
+      return TRUE;
+    }
+  else
+    {
+      if (mods->in > clip->n || mods->out > clip->n)
+        {
+          gboolean in = mods->in > clip->n;
+
+          g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_RANGE,
+                       /* Translators: "score.dds:12: symbol A1: out=60 is beyond its
+                        * motion, which lasts 40 frames" */
+                       _("%s:%u: symbol %s: %s=%u is beyond its motion, which lasts %u frames"),
+                       score_name (self), sym->line, sym->symbol, in ? "in" : "out",
+                       in ? mods->in : mods->out, clip->n);
+          return FALSE;
+        }
+      shaped = derive_clip (self, clip, mods, error);
+      if (shaped == NULL)
+        {
+          g_prefix_error (error, "%s:%u: symbol %s: ", score_name (self), sym->line, sym->symbol);
+          return FALSE;
+        }
+    }
+  m = odori_symbol_mods_copy_frames (mods, clip->n);
+  r = odori_symbol_mods_get_repeat (mods);
+  span = odori_symbol_mods_length (mods, clip->n);
+  g_assert (shaped->n == m);
+
+  placed.symbol = sym->symbol;
+  placed.clip = shaped;
+  for (guint k = 0; k < r; k++)
+    {
+      guint64 start = sym->start + (guint64) k * m;
+
+      /* a copy that would start at or after the next symbol is not played */
+      if (k > 0 && (start >= next_start || start > G_MAXINT))
+        break;
+      placed.start = (guint) start;
+      placed.blend = k > 0 ? 0 : mods->has_blend ? (int) mods->blend : -1;
+      placed.span = k > 0 ? m : span;
+      g_array_append_val (part->placed, placed);
+    }
+  return TRUE;
+}
+
 /* Resolves every symbol into a clip; checks sensors and ranges. */
 static gboolean
 place_symbols (OdoriComposer *self,
@@ -753,7 +1014,6 @@ place_symbols (OdoriComposer *self,
       for (guint i = 0; i < spart->symbols->len; i++)
         {
           OdoriScoreSymbol *sym = &g_array_index (spart->symbols, OdoriScoreSymbol, i);
-          Placed placed = { 0 };
           Clip *clip = g_hash_table_lookup (self->symbol_clips, sym->symbol);
 
           if (clip == NULL)
@@ -765,17 +1025,17 @@ place_symbols (OdoriComposer *self,
             }
           else if (!check_sensors (self, spart, sym, clip, error))
             return FALSE;
-          placed.start = sym->start;
-          placed.symbol = sym->symbol;
-          placed.clip = clip;
-          g_array_append_val (part->placed, placed);
+          if (!place_symbol (self, part, sym, clip, i + 1 < spart->symbols->len
+                             ? g_array_index (spart->symbols, OdoriScoreSymbol, i + 1).start
+                             : G_MAXUINT, error))
+            return FALSE;
         }
     }
 
   /* A root part without symbols holds the first frame of the index's first show. */
   if (self->parts[self->root].placed->len == 0)
     {
-      Placed placed = { .start = 1, .symbol = NULL };
+      Placed placed = { .start = 1, .symbol = NULL, .blend = -1, .span = 1 };
 
       placed.clip = self->hold_clip;
       if (placed.clip == NULL)
@@ -837,6 +1097,7 @@ build_plan (OdoriComposer *self,
 
   free_plan (self);
   g_hash_table_remove_all (self->symbol_clips);
+  g_hash_table_remove_all (self->derived);
   g_hash_table_remove_all (self->clips);
   g_ptr_array_set_size (self->sensors, 0);
   g_hash_table_remove_all (self->sensor_index);
@@ -901,9 +1162,11 @@ odori_composer_new_with_cache (OdoriScore        *score,
   self->file_errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->clips = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, clip_free);
   self->symbol_clips = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->derived = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, clip_free);
   self->sensors = g_ptr_array_new_with_free_func (g_free);
   self->sensor_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->blend_override = -1;
+  self->foot_lock_override = -1;
   self->match = ODORI_ROOT_MATCH_POSITION;
   self->seams = g_array_new (FALSE, TRUE, sizeof (OdoriSeam));
   g_array_set_clear_func (self->seams, (GDestroyNotify) odori_seam_clear);
@@ -978,6 +1241,21 @@ odori_composer_set_blend (OdoriComposer *self,
 {
   g_return_if_fail (self != NULL);
   self->blend_override = blend;
+}
+
+void
+odori_composer_set_foot_lock (OdoriComposer *self,
+                              int            on)
+{
+  g_return_if_fail (self != NULL);
+  self->foot_lock_override = on < 0 ? -1 : on > 0;
+}
+
+OdoriFootLock *
+odori_composer_get_foot_lock (OdoriComposer *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->locked != NULL ? self->foot_lock : NULL;
 }
 
 void
@@ -1083,6 +1361,14 @@ set_sample (Sample       *s,
   s->yaw = p->yaw;
 }
 
+/* The blend into P: its own, else the score's BLEND. */
+static inline int
+placed_blend (const Placed *p,
+              int           blend)
+{
+  return p->blend >= 0 ? p->blend : blend;
+}
+
 /* Descriptors of output frames FROM..TO (1-based, inclusive) into desc[f - 1]. */
 static void
 compute_desc (GArray    *placed,
@@ -1126,10 +1412,10 @@ compute_desc (GArray    *placed,
           continue;
         }
       set_sample (&d->a, cur, MIN (f - cur->start, cur->clip->n - 1));
-      if (i > 0 && (int) (f - cur->start) < blend)
+      if (i > 0 && (int) (f - cur->start) < placed_blend (cur, blend))
         {
           const Placed *prev = &g_array_index (placed, Placed, i - 1);
-          float t = (float) (f - cur->start + 1) / (float) (blend + 1);
+          float t = (float) (f - cur->start + 1) / (float) (placed_blend (cur, blend) + 1);
 
           d->b = d->a;
           set_sample (&d->a, prev, MIN (f - prev->start, prev->clip->n - 1));
@@ -1143,7 +1429,7 @@ placed_equal (const Placed *a,
               const Placed *b)
 {
   return a->start == b->start && a->clip == b->clip && a->yaw == b->yaw &&
-         memcmp (a->d, b->d, sizeof a->d) == 0;
+         a->blend == b->blend && a->span == b->span && memcmp (a->d, b->d, sizeof a->d) == 0;
 }
 
 /* The output frames whose descriptor may differ between the OLD and NEW symbol lists:
@@ -1187,7 +1473,11 @@ changed_range (GArray *old,
   if (t == 0)
     hi = n_frames;
   else
-    hi = g_array_index (new, Placed, m_new - t).start + MAX (blend, 0);
+    {
+      const Placed *first_same = &g_array_index (new, Placed, m_new - t);
+
+      hi = first_same->start + MAX (placed_blend (first_same, blend), 0);
+    }
   *from = MAX (lo, 1);
   *to = MIN (hi, n_frames);
   return *from <= *to;
@@ -1205,7 +1495,7 @@ score_length (OdoriComposer *self)
       for (guint i = 0; i < placed->len; i++)
         {
           Placed *pl = &g_array_index (placed, Placed, i);
-          len = MAX (len, pl->start + pl->clip->n - 1);
+          len = MAX (len, pl->start + pl->span - 1);
         }
     }
   return len;
@@ -1229,7 +1519,7 @@ name_longest_symbol (OdoriComposer  *self,
         {
           Placed *pl = &g_array_index (placed, Placed, i);
 
-          if (pl->start + pl->clip->n - 1 != n)
+          if (pl->start + pl->span - 1 != n)
             continue;
           for (guint s = 0; s < spart->symbols->len; s++)
             if (g_array_index (spart->symbols, OdoriScoreSymbol, s).start == pl->start)
@@ -1586,7 +1876,39 @@ recompose (OdoriComposer *self,
       g_array_set_size (part->prev_placed, 0);
       g_array_append_vals (part->prev_placed, part->placed->data, part->placed->len);
     }
+  prune_derived (self);
   return computed;
+}
+
+/* What compose and update return: the composed motion, or with foot locking on a copy
+ * of it with the feet locked, relocked whole each time (so that an update equals a full
+ * compose; see odori-foot-lock.c). */
+static OdoriMotion *
+foot_lock_result (OdoriComposer *self,
+                  GError       **error)
+{
+  int on = self->foot_lock_override >= 0 ? self->foot_lock_override : self->score->foot_lock > 0;
+
+  if (on && (self->foot_lock == NULL || !odori_foot_lock_matches (self->foot_lock, self->out)))
+    {
+      g_clear_pointer (&self->foot_lock, odori_foot_lock_free);
+      self->foot_lock = odori_foot_lock_new (self->out);
+    }
+  if (!on || self->foot_lock == NULL)
+    {
+      g_clear_pointer (&self->locked, odori_motion_unref);
+      return self->out;
+    }
+  if (self->locked != NULL && !odori_foot_lock_matches (self->foot_lock, self->locked))
+    g_clear_pointer (&self->locked, odori_motion_unref);
+  if (self->locked == NULL)
+    self->locked = odori_motion_copy (self->out);
+  else if (self->locked->n_frames != self->out->n_frames &&
+           !odori_motion_resize (self->locked, self->out->n_frames, error))
+    return NULL;
+  self->locked->frame_time = self->out->frame_time;
+  odori_foot_lock_apply (self->foot_lock, self->out, self->locked);
+  return self->locked;
 }
 
 OdoriMotion *
@@ -1603,7 +1925,7 @@ odori_composer_compose (OdoriComposer  *self,
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
-  return self->out;
+  return foot_lock_result (self, error);
 }
 
 OdoriMotion *
@@ -1636,7 +1958,7 @@ odori_composer_update (OdoriComposer  *self,
     }
   if (n_recomputed)
     *n_recomputed = computed;
-  return self->out;
+  return foot_lock_result (self, error);
 }
 
 /* Seams */
@@ -1715,7 +2037,8 @@ compute_seams (OdoriComposer *self)
           guint cur_end = next ? MIN (next->start - cur->start, cur->clip->n - 1) : cur->clip->n - 1;
           /* output frames (0-based) from the frame before the switch to the blend's end */
           guint from = cur->start >= 2 ? cur->start - 2 : 0;
-          guint to = MIN (cur->start - 1 + (guint) MAX (self->blend, 1), self->n_frames - 1);
+          guint to = MIN (cur->start - 1 + (guint) MAX (placed_blend (cur, self->blend), 1),
+                          self->n_frames - 1);
           OdoriSeam seam = { 0 };
 
           seam.part = p;

@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "odori-foot-lock.h"
 #include "odori-index.h"
 #include "odori-motion.h"
 #include "odori-score.h"
@@ -25,7 +26,8 @@ typedef enum
   ODORI_COMPOSE_ERROR_MISSING_SENSOR,  /* a score sensor is not in a show file */
   ODORI_COMPOSE_ERROR_DOUBLE_DRIVEN,   /* a sensor driven by two parts */
   ODORI_COMPOSE_ERROR_CYCLE,           /* anchors depend on each other in a cycle */
-  ODORI_COMPOSE_ERROR_RANGE,           /* a frame range beyond its file */
+  ODORI_COMPOSE_ERROR_RANGE,           /* a frame range beyond its file; in= or out= beyond
+                                        * the symbol's motion */
   ODORI_COMPOSE_ERROR_FILE,            /* a show file cannot be read */
   ODORI_COMPOSE_ERROR_EMPTY_INDEX,     /* nothing to hold: the index has no show */
 } OdoriComposeError;
@@ -71,15 +73,25 @@ void            odori_composer_free            (OdoriComposer   *composer);
 /* -1 uses the score's "# Blend:" (0 when absent). */
 void            odori_composer_set_blend       (OdoriComposer   *composer,
                                                 int              blend);
+/* Foot locking (odori-foot-lock.h) of what compose and update return: 1 on, 0 off, -1
+ * the score's "# FootLock:" (off when absent). With it on they return a locked copy of
+ * the composed motion (another object: turning it on or off changes which motion they
+ * return). The seam report stays that of the motion before locking. */
+void            odori_composer_set_foot_lock   (OdoriComposer   *composer,
+                                                int              on);
+/* The foot lock of the last compose or update (its contacts and slides), or NULL when
+ * foot locking was off or the motion has no legs to lock (transfer none). */
+OdoriFootLock  *odori_composer_get_foot_lock   (OdoriComposer   *composer);
 void            odori_composer_set_root_match  (OdoriComposer   *composer,
                                                 OdoriRootMatch   match);
 /* Composes everything. Returns the composed motion (transfer none; valid until the
  * composer is freed; updated in place by later calls). */
 OdoriMotion    *odori_composer_compose         (OdoriComposer   *composer,
                                                 GError         **error);
-/* After the score was edited (symbols moved, added, removed; blend or root match
- * changed): recompute only what changed. *n_recomputed (nullable) receives the number
- * of segment-frames computed. Falls back to a full compose when parts changed. */
+/* After the score was edited (symbols moved, added, removed or their modifiers changed;
+ * blend or root match changed): recompute only what changed. *n_recomputed (nullable)
+ * receives the number of segment-frames computed. Falls back to a full compose when parts
+ * changed. */
 OdoriMotion    *odori_composer_update          (OdoriComposer   *composer,
                                                 guint64         *n_recomputed,
                                                 GError         **error);
