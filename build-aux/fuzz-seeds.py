@@ -35,10 +35,12 @@ TARGETS = {
     "kbs": (["test-kbs.c"], [b"<KBS"]),
     "kst": ([], [b"Rps2Qua:ConvSettingFile"]),
     "bulge": (["test-bulge.c"], [b"bulge:", b"angle:"]),
+    "beats": ([], [b"# beat times"]),
 }
 CORPUS_EXT = {
     ".bva": "bva", ".vpm": "bva", ".bvh": "bvh", ".kst": "kst", ".kbs": "kbs",
     ".csv": "sensor-csv", ".xml": "kbs", ".dat": "index", ".dds": "score",
+    ".beats": "beats",
 }
 
 counts = {}

@@ -6,12 +6,50 @@
 
 #include <glib/gi18n.h>
 
+#include "odori-beats.h"
 #include "odori-cli-output.h"
 #include "odori-cli-private.h"
 #include "odori-compose.h"
 #include "odori-index-files.h"
 #include "odori-index.h"
+#include "odori-media.h"
 #include "odori-score.h"
+
+/* The score's music decodes (through the waveform cache, as the window opens it) and its
+ * beats file reads. A score opens without them; check says what is wrong. */
+static gboolean
+check_music (OdoriScore *score,
+             GPtrArray  *diags)
+{
+  g_autofree char *music = odori_score_dup_music_path (score);
+  g_autofree char *beats = odori_score_dup_beats_path (score);
+  gboolean ok = TRUE;
+
+  if (music != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(OdoriWaveform) waveform = odori_waveform_load (music, NULL, NULL, NULL, &error);
+
+      if (waveform == NULL)
+        {
+          g_ptr_array_add (diags, odori_diagnostic_new (score->path, 0, TRUE, "%s",
+                                                        error->message));
+          ok = FALSE;
+        }
+    }
+  if (beats != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) times = odori_beats_load (beats, &error);
+
+      if (times == NULL)
+        {
+          g_ptr_array_add (diags, odori_diagnostic_new (NULL, 0, TRUE, "%s", error->message));
+          ok = FALSE;
+        }
+    }
+  return ok;
+}
 
 int
 _odori_cli_cmd_check (int    argc,
@@ -90,6 +128,7 @@ _odori_cli_cmd_check (int    argc,
                 g_ptr_array_add (diags, odori_diagnostic_new (NULL, 0, TRUE, "%s",
                                                               compose_error->message));
             }
+          ok = check_music (score, diags) && ok;
         }
     }
 

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "odori-bulge.h"
+#include "odori-beats.h"
 #include "odori-bva.h"
 #include "odori-bvh.h"
 #include "odori-capture.h"
@@ -214,6 +215,72 @@ index_text (const char *path,
     }
 }
 
+/* The music lines of SCORE as JSON members of "music" (numbers as read). */
+static void
+score_music_json (JsonBuilder *b,
+                  OdoriScore  *score)
+{
+  const OdoriScoreMusic *music = &score->music;
+
+  json_builder_set_member_name (b, "music");
+  json_builder_begin_object (b);
+  _odori_cli_add_string (b, "path", music->path);
+  if (music->tempo > 0)
+    {
+      json_builder_set_member_name (b, "tempo");
+      json_builder_add_double_value (b, music->tempo);
+    }
+  if (music->meter > 0)
+    {
+      json_builder_set_member_name (b, "meter");
+      json_builder_add_int_value (b, music->meter);
+    }
+  if (music->has_downbeat)
+    {
+      json_builder_set_member_name (b, "downbeat");
+      json_builder_add_double_value (b, music->downbeat);
+    }
+  if (music->has_offset)
+    {
+      json_builder_set_member_name (b, "offset");
+      json_builder_add_double_value (b, music->offset);
+    }
+  _odori_cli_add_string (b, "beats", music->beats_path);
+  json_builder_end_object (b);
+}
+
+/* "song.ogg, 96.5 bpm, 4 beats a bar, downbeat 1.25 s, offset 0 s, beats song.beats" */
+static char *
+score_music_text (OdoriScore *score)
+{
+  const OdoriScoreMusic *music = &score->music;
+  GString *s = g_string_new (music->path ? music->path : _("no music file"));
+
+  if (music->tempo > 0)
+    {
+      g_autofree char *x = odori_beats_format_time (music->tempo);
+
+      g_string_append_printf (s, _(", %s bpm"), x);
+    }
+  if (music->meter > 0)
+    g_string_append_printf (s, _(", %u beats a bar"), music->meter);
+  if (music->has_downbeat)
+    {
+      g_autofree char *x = odori_beats_format_time (music->downbeat);
+
+      g_string_append_printf (s, _(", downbeat %s s"), x);
+    }
+  if (music->has_offset)
+    {
+      g_autofree char *x = odori_beats_format_time (music->offset);
+
+      g_string_append_printf (s, _(", offset %s s"), x);
+    }
+  if (music->beats_path != NULL)
+    g_string_append_printf (s, _(", beats %s"), music->beats_path);
+  return g_string_free (s, FALSE);
+}
+
 static JsonNode *
 score_json (OdoriScore *score)
 {
@@ -225,6 +292,8 @@ score_json (OdoriScore *score)
   _odori_cli_add_string (b, "title", score->title);
   _odori_cli_add_string (b, "author", score->author);
   _odori_cli_add_string (b, "date", score->date);
+  if (odori_score_music_is_set (&score->music))
+    score_music_json (b, score);
   json_builder_set_member_name (b, "parts");
   json_builder_begin_array (b);
   for (guint i = 0; i < score->parts->len; i++)
@@ -273,6 +342,12 @@ score_text (const char *path,
     g_print (_("  index: %s\n"), score->index_path);
   if (score->blend >= 0)
     g_print (_("  blend: %d frames\n"), score->blend);
+  if (odori_score_music_is_set (&score->music))
+    {
+      g_autofree char *music = score_music_text (score);
+
+      g_print (_("  music: %s\n"), music);
+    }
   for (guint i = 0; i < score->parts->len; i++)
     {
       OdoriScorePart  *part = g_ptr_array_index (score->parts, i);

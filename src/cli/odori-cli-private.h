@@ -56,5 +56,7 @@ int _odori_cli_cmd_remove_show (int    argc,
                                 char **argv);
 int _odori_cli_cmd_render (int    argc,
                            char **argv);
+int _odori_cli_cmd_beats (int    argc,
+                          char **argv);
 
 G_END_DECLS

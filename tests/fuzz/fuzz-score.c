@@ -116,5 +116,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   check_same_symbols (score, reread);
   if (reread->foot_lock != score->foot_lock)
     fuzz_fail ("# FootLock: %d became %d", score->foot_lock, reread->foot_lock);
+  if (!odori_score_music_equal (&score->music, &reread->music))
+    fuzz_fail ("the music lines changed when written and read again");
   return 0;
 }

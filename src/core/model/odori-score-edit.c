@@ -38,6 +38,9 @@ struct _OdoriScoreEdit
   gboolean        has_header[ODORI_SCORE_N_HEADERS];
   char           *header_before[ODORI_SCORE_N_HEADERS];  /* NULL: no such line */
   char           *header_after[ODORI_SCORE_N_HEADERS];
+  gboolean        has_music;
+  OdoriScoreMusic music_before;
+  OdoriScoreMusic music_after;
 };
 
 static void
@@ -83,6 +86,8 @@ odori_score_edit_free (OdoriScoreEdit *edit)
       g_free (edit->header_before[h]);
       g_free (edit->header_after[h]);
     }
+  odori_score_music_clear (&edit->music_before);
+  odori_score_music_clear (&edit->music_after);
   g_free (edit);
 }
 
@@ -242,6 +247,31 @@ odori_score_edit_get_sets_header (OdoriScoreEdit *edit)
   return FALSE;
 }
 
+void
+odori_score_edit_set_music (OdoriScoreEdit        *edit,
+                            const OdoriScoreMusic *before,
+                            const OdoriScoreMusic *after)
+{
+  g_return_if_fail (edit != NULL);
+  g_return_if_fail (before != NULL && odori_score_music_is_valid (before));
+  g_return_if_fail (after != NULL && odori_score_music_is_valid (after));
+  g_return_if_fail (edit->part_op == PART_OP_NONE);
+
+  if (!edit->has_music)
+    odori_score_music_copy (before, &edit->music_before);
+  edit->has_music = TRUE;
+  odori_score_music_clear (&edit->music_after);
+  odori_score_music_copy (after, &edit->music_after);
+}
+
+gboolean
+odori_score_edit_get_sets_music (OdoriScoreEdit *edit)
+{
+  g_return_val_if_fail (edit != NULL, FALSE);
+
+  return edit->has_music && !odori_score_music_equal (&edit->music_before, &edit->music_after);
+}
+
 /* The score's field of HEADER. */
 static char **
 score_header (OdoriScore       *score,
@@ -273,7 +303,7 @@ odori_score_edit_insert_part (OdoriScoreEdit     *edit,
   g_return_if_fail (code != NULL && code[0] != '\0');
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
                     edit->added->len == 0 && !edit->has_blend && !edit->has_foot_lock &&
-                    !odori_score_edit_get_sets_header (edit));
+                    !odori_score_edit_get_sets_header (edit) && !edit->has_music);
 
   model.code = (char *) code;
   model.sensors = (char **) sensors;
@@ -292,7 +322,7 @@ odori_score_edit_remove_part (OdoriScoreEdit       *edit,
   g_return_if_fail (part != NULL);
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
                     edit->added->len == 0 && !edit->has_blend && !edit->has_foot_lock &&
-                    !odori_score_edit_get_sets_header (edit));
+                    !odori_score_edit_get_sets_header (edit) && !edit->has_music);
 
   edit->part = odori_score_part_copy (part);
   edit->part_op = PART_OP_REMOVE;
@@ -307,7 +337,7 @@ odori_score_edit_is_empty (OdoriScoreEdit *edit)
   return edit->part_op == PART_OP_NONE && edit->removed->len == 0 && edit->added->len == 0 &&
          (!edit->has_blend || edit->blend_before == edit->blend_after) &&
          (!edit->has_foot_lock || edit->foot_lock_before == edit->foot_lock_after) &&
-         !odori_score_edit_get_sets_header (edit);
+         !odori_score_edit_get_sets_header (edit) && !odori_score_edit_get_sets_music (edit);
 }
 
 GArray *
@@ -580,6 +610,8 @@ run (OdoriScoreEdit  *edit,
     score->blend = forward ? edit->blend_after : edit->blend_before;
   if (edit->has_foot_lock)
     score->foot_lock = forward ? edit->foot_lock_after : edit->foot_lock_before;
+  if (edit->has_music)
+    odori_score_set_music (score, forward ? &edit->music_after : &edit->music_before);
   for (guint h = 0; h < ODORI_SCORE_N_HEADERS; h++)
     if (edit->has_header[h])
       {

@@ -4,8 +4,8 @@
  *
  * An edit is what the timeline does to a score in one step: a set of symbols taken
  * away and a set put in (a move is both: the symbol leaves its start and arrives at
- * another), a change of "# Blend:" or of the title, author or date, or one track added
- * or removed. Applying removes
+ * another), a change of "# Blend:", of the title, author or date, or of the music lines,
+ * or one track added or removed. Applying removes
  * first, then adds, so moving several symbols along their tracks never collides with
  * itself. Reverting does the opposite and gives back the very symbols (with their
  * source lines), so an undo restores the score exactly. Both check everything before
@@ -101,6 +101,15 @@ void              odori_score_edit_set_header      (OdoriScoreEdit       *edit,
                                                     const char           *after);
 /* Whether the edit sets any header line (to another value). */
 gboolean          odori_score_edit_get_sets_header (OdoriScoreEdit       *edit);
+/* BEFORE and AFTER are all six music lines (score->music; both valid, see
+ * odori_score_music_is_valid ()): Open Music, Remove Music, a tapped tempo, a dragged
+ * downbeat or music offset. Copied; recorded twice, the first BEFORE and the last AFTER
+ * count. */
+void              odori_score_edit_set_music       (OdoriScoreEdit        *edit,
+                                                    const OdoriScoreMusic *before,
+                                                    const OdoriScoreMusic *after);
+/* Whether the edit sets the music lines (to other values). */
+gboolean          odori_score_edit_get_sets_music  (OdoriScoreEdit       *edit);
 /* A track edit stands alone: it records no symbols, no blend and no header. */
 void              odori_score_edit_insert_part     (OdoriScoreEdit       *edit,
                                                     guint                 position,

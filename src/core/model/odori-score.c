@@ -14,11 +14,14 @@
  *   signed or fractional number (`-5`, `1.5`) is a bad start frame; anything else is a
  *   part header.
  * - Empty items of a sensor list (`Body,,Head`) are dropped with a warning.
+ * - Music (`# Music:`, `# Tempo:`, `# Downbeat:`, `# Meter:`, `# MusicOffset:`,
+ *   `# Beats:`) is read like the other extensions; the text of each number is kept, and
+ *   written back as it was while the value is still the one it reads as.
  *
  * Writing: `# Title:`, `# Author:` and `# Date:` are always the first three lines (the
  * original tools skip three header lines), written with an empty value when unset; then
- * the extensions that are set, the other '#' lines, and the parts. LF line ends, in the
- * score's encoding.
+ * the extensions that are set (the music lines last, in the order above), the other '#'
+ * lines, and the parts. LF line ends, in the score's encoding.
  */
 #include "config.h"
 
@@ -27,6 +30,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "odori-beats.h"
 #include "odori-reader.h"
 #include "odori-score.h"
 
@@ -132,6 +136,9 @@ odori_score_unref (OdoriScore *score)
   g_free (score->author);
   g_free (score->date);
   g_free (score->index_path);
+  odori_score_music_clear (&score->music);
+  for (guint i = 0; i < G_N_ELEMENTS (score->music_text); i++)
+    g_free (score->music_text[i]);
   g_ptr_array_unref (score->header_lines);
   g_ptr_array_unref (score->parts);
   g_ptr_array_unref (score->warnings);
@@ -576,11 +583,27 @@ typedef enum
   KEY_FRAME_TIME,
   KEY_BLEND,
   KEY_FOOT_LOCK,
+  KEY_MUSIC,
+  KEY_TEMPO,
+  KEY_DOWNBEAT,
+  KEY_METER,
+  KEY_MUSIC_OFFSET,
+  KEY_BEATS,
   N_KEYS
 } HeaderKey;
 
 static const char * const header_keys[N_KEYS] = {
   "Title", "Author", "Date", "Index", "FrameTime", "Blend", "FootLock",
+  "Music", "Tempo", "Downbeat", "Meter", "MusicOffset", "Beats",
+};
+
+/* score->music_text[] */
+enum
+{
+  TEXT_TEMPO,
+  TEXT_DOWNBEAT,
+  TEXT_METER,
+  TEXT_OFFSET,
 };
 
 typedef struct
@@ -665,6 +688,113 @@ parse_foot_lock (Parser      *parser,
   return TRUE;
 }
 
+/* The number [VALUE, END) if it is one finite number from MIN to MAX, kept as written
+ * in score->music_text[TEXT]. */
+static gboolean
+parse_music_number (Parser     *parser,
+                    const char *value,
+                    const char *end,
+                    double      min,
+                    double      max,
+                    int         text,
+                    double     *out)
+{
+  const char *p = value;
+  double x;
+
+  if (!odori_parse_double (&p, end, &x) || p != end || !(x >= min) || !(x <= max))
+    return FALSE;
+  g_free (parser->score->music_text[text]);
+  parser->score->music_text[text] = g_strndup (value, end - value);
+  *out = x;
+  return TRUE;
+}
+
+static gboolean
+parse_music_line (Parser      *parser,
+                  HeaderKey    key,
+                  const char  *value,
+                  const char  *end,
+                  GError     **error)
+{
+  OdoriScoreMusic *music = &parser->score->music;
+  g_autofree char *got = odori_excerpt (value, end - value);
+  double x;
+
+  switch (key)
+    {
+    case KEY_TEMPO:
+      if (parse_music_number (parser, value, end, 0, ODORI_TEMPO_MAX, TEXT_TEMPO, &x) && x > 0)
+        {
+          music->tempo = x;
+          return TRUE;
+        }
+      return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_MUSIC, parser->path,
+                              parser->lineno,
+                              _("expected beats per minute, more than 0 and at most 1000, after "
+                                "\"# Tempo:\", like 96.5, got \"%s\""), got);
+    case KEY_DOWNBEAT:
+      if (parse_music_number (parser, value, end, -ODORI_MUSIC_SECONDS_MAX,
+                              ODORI_MUSIC_SECONDS_MAX, TEXT_DOWNBEAT, &x))
+        {
+          music->has_downbeat = TRUE;
+          music->downbeat = x;
+          return TRUE;
+        }
+      return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_MUSIC, parser->path,
+                              parser->lineno,
+                              _("expected seconds into the music, from -86400 to 86400, after "
+                                "\"# Downbeat:\", like 1.250, got \"%s\""), got);
+    case KEY_METER:
+      {
+        const char *p = value;
+        gint64 n;
+
+        if (odori_parse_int (&p, end, &n) && p == end && n >= 1 && n <= ODORI_METER_MAX)
+          {
+            g_free (parser->score->music_text[TEXT_METER]);
+            parser->score->music_text[TEXT_METER] = g_strndup (value, end - value);
+            music->meter = (guint) n;
+            return TRUE;
+          }
+      }
+      return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_MUSIC, parser->path,
+                              parser->lineno,
+                              _("expected beats per bar, a whole number from 1 to 32, after "
+                                "\"# Meter:\", got \"%s\""), got);
+    case KEY_MUSIC_OFFSET:
+      if (parse_music_number (parser, value, end, -ODORI_MUSIC_SECONDS_MAX,
+                              ODORI_MUSIC_SECONDS_MAX, TEXT_OFFSET, &x))
+        {
+          music->has_offset = TRUE;
+          music->offset = x;
+          return TRUE;
+        }
+      return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_MUSIC, parser->path,
+                              parser->lineno,
+                              _("expected the seconds of music at frame 1, from -86400 to 86400, "
+                                "after \"# MusicOffset:\", like 0 or -2.5, got \"%s\""), got);
+    case KEY_MUSIC:
+      g_free (music->path);
+      music->path = dup_or_null (value, end);
+      return TRUE;
+    case KEY_BEATS:
+      g_free (music->beats_path);
+      music->beats_path = dup_or_null (value, end);
+      return TRUE;
+    case KEY_TITLE:
+    case KEY_AUTHOR:
+    case KEY_DATE:
+    case KEY_INDEX:
+    case KEY_FRAME_TIME:
+    case KEY_BLEND:
+    case KEY_FOOT_LOCK:
+    case N_KEYS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 /* P points at the '#'; LINE/LEN is the whole line (kept verbatim if the key is unknown). */
 static gboolean
 parse_header_line (Parser      *parser,
@@ -721,6 +851,13 @@ parse_header_line (Parser      *parser,
       return parse_blend (parser, value, end, error);
     case KEY_FOOT_LOCK:
       return parse_foot_lock (parser, value, end, error);
+    case KEY_MUSIC:
+    case KEY_TEMPO:
+    case KEY_DOWNBEAT:
+    case KEY_METER:
+    case KEY_MUSIC_OFFSET:
+    case KEY_BEATS:
+      return parse_music_line (parser, k, value, end, error);
     case N_KEYS:
     default:
       g_assert_not_reached ();
@@ -1053,6 +1190,59 @@ format_seconds (double x)
   return odori_format_double (x);
 }
 
+/* score->music_text[TEXT] if it reads as X (the value was not changed), else X in its
+ * shortest form. */
+static char *
+music_number_text (OdoriScore *score,
+                   int         text,
+                   double      x)
+{
+  const char *kept = score->music_text[text];
+
+  if (kept != NULL)
+    {
+      const char *p = kept;
+      const char *end = kept + strlen (kept);
+      double y;
+
+      if (odori_parse_double (&p, end, &y) && p == end && y == x && signbit (y) == signbit (x))
+        return g_strdup (kept);
+    }
+  return odori_beats_format_time (x);
+}
+
+static void
+write_music (OdoriOutput *out,
+             GString     *s,
+             OdoriScore  *score)
+{
+  const OdoriScoreMusic *music = &score->music;
+  struct
+  {
+    const char *key;
+    gboolean    present;
+    int         text;
+    double      value;
+  } numbers[] = {
+    { "Tempo", music->tempo > 0, TEXT_TEMPO, music->tempo },
+    { "Downbeat", music->has_downbeat, TEXT_DOWNBEAT, music->downbeat },
+    { "Meter", music->meter > 0, TEXT_METER, music->meter },
+    { "MusicOffset", music->has_offset, TEXT_OFFSET, music->offset },
+  };
+
+  if (music->path != NULL)
+    write_header (out, s, "Music", music->path);
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    if (numbers[i].present)
+      {
+        g_autofree char *text = music_number_text (score, numbers[i].text, numbers[i].value);
+
+        write_header (out, s, numbers[i].key, text);
+      }
+  if (music->beats_path != NULL)
+    write_header (out, s, "Beats", music->beats_path);
+}
+
 static void
 write_score (gpointer     data,
              OdoriOutput *out)
@@ -1080,6 +1270,7 @@ write_score (gpointer     data,
     }
   if (score->foot_lock >= 0)
     write_header (out, s, "FootLock", score->foot_lock ? "on" : "off");
+  write_music (out, s, score);
 
   for (guint i = 0; i < score->header_lines->len; i++)
     {
@@ -1141,6 +1332,28 @@ odori_score_save (OdoriScore  *score,
   return odori_output_commit (out, error);
 }
 
+/* RELATIVE (as written in the score) resolved against the directory of score->path (the
+ * current directory for a score without a path); backslashes are directory separators. */
+static char *
+resolve_path (OdoriScore *score,
+              const char *relative)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *abs_dir = NULL;
+
+  if (relative == NULL || relative[0] == '\0')
+    return NULL;
+
+  file = g_strdup (relative);
+  if (G_DIR_SEPARATOR == '/')
+    g_strdelimit (file, "\\", '/');
+
+  dir = score->path ? g_path_get_dirname (score->path) : g_get_current_dir ();
+  abs_dir = g_canonicalize_filename (dir, NULL);
+  return g_canonicalize_filename (file, abs_dir);
+}
+
 /**
  * odori_score_dup_index_path:
  * @score: a score
@@ -1153,22 +1366,129 @@ odori_score_save (OdoriScore  *score,
 char *
 odori_score_dup_index_path (OdoriScore *score)
 {
-  g_autofree char *file = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *abs_dir = NULL;
-
   g_return_val_if_fail (score != NULL, NULL);
 
-  if (score->index_path == NULL || score->index_path[0] == '\0')
-    return NULL;
+  return resolve_path (score, score->index_path);
+}
 
-  file = g_strdup (score->index_path);
-  if (G_DIR_SEPARATOR == '/')
-    g_strdelimit (file, "\\", '/');
+/**
+ * odori_score_dup_music_path:
+ * @score: a score
+ *
+ * Resolves "# Music:" as odori_score_dup_index_path () resolves "# Index:".
+ *
+ * Returns: (transfer full) (nullable): an absolute path, or %NULL without "# Music:"
+ */
+char *
+odori_score_dup_music_path (OdoriScore *score)
+{
+  g_return_val_if_fail (score != NULL, NULL);
 
-  dir = score->path ? g_path_get_dirname (score->path) : g_get_current_dir ();
-  abs_dir = g_canonicalize_filename (dir, NULL);
-  return g_canonicalize_filename (file, abs_dir);
+  return resolve_path (score, score->music.path);
+}
+
+/**
+ * odori_score_dup_beats_path:
+ * @score: a score
+ *
+ * Resolves "# Beats:" as odori_score_dup_index_path () resolves "# Index:".
+ *
+ * Returns: (transfer full) (nullable): an absolute path, or %NULL without "# Beats:"
+ */
+char *
+odori_score_dup_beats_path (OdoriScore *score)
+{
+  g_return_val_if_fail (score != NULL, NULL);
+
+  return resolve_path (score, score->music.beats_path);
+}
+
+/* Music */
+
+void
+odori_score_music_clear (OdoriScoreMusic *music)
+{
+  g_return_if_fail (music != NULL);
+
+  g_free (music->path);
+  g_free (music->beats_path);
+  memset (music, 0, sizeof *music);
+}
+
+void
+odori_score_music_copy (const OdoriScoreMusic *src,
+                        OdoriScoreMusic       *dest)
+{
+  g_return_if_fail (src != NULL);
+  g_return_if_fail (dest != NULL);
+
+  *dest = *src;
+  dest->path = g_strdup (src->path);
+  dest->beats_path = g_strdup (src->beats_path);
+}
+
+gboolean
+odori_score_music_equal (const OdoriScoreMusic *a,
+                         const OdoriScoreMusic *b)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  return g_strcmp0 (a->path, b->path) == 0 && a->tempo == b->tempo &&
+         a->has_downbeat == b->has_downbeat && (!a->has_downbeat || a->downbeat == b->downbeat) &&
+         a->meter == b->meter && a->has_offset == b->has_offset &&
+         (!a->has_offset || a->offset == b->offset) &&
+         g_strcmp0 (a->beats_path, b->beats_path) == 0;
+}
+
+gboolean
+odori_score_music_is_valid (const OdoriScoreMusic *music)
+{
+  g_return_val_if_fail (music != NULL, FALSE);
+
+  return (music->tempo == 0 || (music->tempo > 0 && music->tempo <= ODORI_TEMPO_MAX)) &&
+         (!music->has_downbeat || fabs (music->downbeat) <= ODORI_MUSIC_SECONDS_MAX) &&
+         music->meter <= ODORI_METER_MAX &&
+         (!music->has_offset || fabs (music->offset) <= ODORI_MUSIC_SECONDS_MAX);
+}
+
+gboolean
+odori_score_music_has_grid (const OdoriScoreMusic *music)
+{
+  g_return_val_if_fail (music != NULL, FALSE);
+
+  return music->tempo > 0 || (music->beats_path != NULL && music->beats_path[0] != '\0');
+}
+
+gboolean
+odori_score_music_is_set (const OdoriScoreMusic *music)
+{
+  g_return_val_if_fail (music != NULL, FALSE);
+
+  return music->path != NULL || music->tempo > 0 || music->has_downbeat || music->meter > 0 ||
+         music->has_offset || music->beats_path != NULL;
+}
+
+/**
+ * odori_score_set_music:
+ * @score: a score
+ * @music: the music lines to give it (odori_score_music_is_valid ())
+ *
+ * Replaces score->music by a copy of @music. The text each number was read from stays
+ * with the score: a value set back to the one read is written as it was read.
+ */
+void
+odori_score_set_music (OdoriScore            *score,
+                       const OdoriScoreMusic *music)
+{
+  OdoriScoreMusic copy;
+
+  g_return_if_fail (score != NULL);
+  g_return_if_fail (music != NULL);
+  g_return_if_fail (odori_score_music_is_valid (music));
+
+  odori_score_music_copy (music, &copy);
+  odori_score_music_clear (&score->music);
+  score->music = copy;
 }
 
 static gboolean

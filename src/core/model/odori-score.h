@@ -19,7 +19,30 @@ typedef enum
   ODORI_SCORE_ERROR_NO_PART,      /* a symbol line before any part header */
   ODORI_SCORE_ERROR_NUMBER,       /* a bad # FrameTime / # Blend / # FootLock value */
   ODORI_SCORE_ERROR_MODIFIER,     /* an unknown symbol modifier, or one out of range */
+  ODORI_SCORE_ERROR_MUSIC,        /* a bad # Tempo / # Downbeat / # Meter / # MusicOffset */
 } OdoriScoreError;
+
+/* The music of a score (FORMATS.md §2, DESIGN.md "Music"): its six header lines. All
+ * zero is a score without music. Tempo, downbeat, meter and offset are numbers in memory;
+ * the score keeps the text each was read from and writes it back unchanged while the
+ * value is the one it reads as ("1.250" stays "1.250"). */
+typedef struct
+{
+  char     *path;          /* "# Music:" as written (relative to the score), or NULL */
+  double    tempo;         /* "# Tempo:" beats per minute, (0, ODORI_TEMPO_MAX]; 0: none */
+  gboolean  has_downbeat;  /* whether "# Downbeat:" is given (else the downbeat is 0) */
+  double    downbeat;      /* seconds into the music of a beat counted 1, any sign */
+  guint     meter;         /* "# Meter:" beats per bar, 1 to ODORI_METER_MAX; 0: none (4) */
+  gboolean  has_offset;    /* whether "# MusicOffset:" is given (else the offset is 0) */
+  double    offset;        /* seconds of music at output frame 1, any sign */
+  char     *beats_path;    /* "# Beats:" as written (relative to the score), or NULL */
+} OdoriScoreMusic;
+
+#define ODORI_TEMPO_MAX          1000.0
+#define ODORI_METER_MAX          32
+#define ODORI_METER_DEFAULT      4
+/* Largest |downbeat|, |offset| and beat time, in seconds: a day. */
+#define ODORI_MUSIC_SECONDS_MAX  86400.0
 
 /* A symbol's modifiers (DESIGN.md "Symbol modifiers", FORMATS.md §2): all zero is none,
  * and each zero field is that modifier's absence. */
@@ -72,6 +95,9 @@ struct _OdoriScore
   GPtrArray     *header_lines; /* char*: other '#' lines, kept and written back in order */
   GPtrArray     *parts;        /* OdoriScorePart* */
   GPtrArray     *warnings;     /* OdoriDiagnostic* */
+  OdoriScoreMusic music;       /* "# Music:", "# Tempo:"… (set with odori_score_set_music) */
+  /*< private >*/
+  char          *music_text[4]; /* tempo, downbeat, meter, offset as read, or NULL */
 };
 
 GQuark            odori_score_error_quark    (void);
@@ -89,6 +115,26 @@ void              odori_score_write          (OdoriScore    *score,
                                               OdoriOutput   *out);
 /* Absolute path of the score's index (from "# Index:"), or NULL. */
 char             *odori_score_dup_index_path (OdoriScore    *score);
+/* Absolute paths of "# Music:" and "# Beats:" (resolved as "# Index:"), or NULL. */
+char             *odori_score_dup_music_path (OdoriScore    *score);
+char             *odori_score_dup_beats_path (OdoriScore    *score);
+/* Replaces score->music by a copy of MUSIC (which must be valid). */
+void              odori_score_set_music      (OdoriScore    *score,
+                                              const OdoriScoreMusic *music);
+
+/* Frees MUSIC's strings and zeroes it. */
+void              odori_score_music_clear    (OdoriScoreMusic       *music);
+/* Overwrites DEST (zeroed or cleared: its strings are not freed) with a deep copy of SRC. */
+void              odori_score_music_copy     (const OdoriScoreMusic *src,
+                                              OdoriScoreMusic       *dest);
+gboolean          odori_score_music_equal    (const OdoriScoreMusic *a,
+                                              const OdoriScoreMusic *b);
+/* Whether every value is in the range the reader accepts. */
+gboolean          odori_score_music_is_valid (const OdoriScoreMusic *music);
+/* Whether MUSIC says where beats are: a tempo or a beats file. */
+gboolean          odori_score_music_has_grid (const OdoriScoreMusic *music);
+/* Whether any of the six lines is given. */
+gboolean          odori_score_music_is_set   (const OdoriScoreMusic *music);
 OdoriScorePart   *odori_score_add_part       (OdoriScore    *score,
                                               const char    *code,
                                               const char * const *sensors);
