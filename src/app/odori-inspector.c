@@ -80,6 +80,8 @@ struct _OdoriInspector
   GtkAdjustment  *blend_adjustment;
   GtkLabel       *blend_note;
   GtkSwitch      *foot_lock_switch;
+  GtkLabel       *beat_label;
+  GtkAdjustment  *meter_adjustment;
 };
 
 G_DEFINE_FINAL_TYPE (OdoriInspector, odori_inspector, GTK_TYPE_BOX)
@@ -482,6 +484,14 @@ show_symbol (OdoriInspector   *self,
     details = g_strdup_printf (_ ("Track %s · “%s” is not in the library"), part->code, symbol->symbol);
   gtk_label_set_text (self->details_label, details);
   gtk_adjustment_set_value (self->start_adjustment, symbol->start);
+  /* Where it starts in the music's bars and counts, when the score has a beat grid. */
+  {
+    OdoriBeatGrid   *grid = odori_timeline_get_beat_grid (self->timeline);
+    g_autofree char *beat = grid ? odori_beat_grid_format_frame (grid, symbol->start) : NULL;
+
+    gtk_label_set_text (self->beat_label, beat ? beat : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->beat_label), beat != NULL);
+  }
 
   /* The seam into this symbol, from the composer's report (as the timeline has it). */
   if (odori_timeline_get_seam (self->timeline, track, symbol->start, &jump, &clip, &from))
@@ -522,6 +532,8 @@ sync_selection (OdoriInspector *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->start_spin), one);
   gtk_widget_set_visible (GTK_WIDGET (self->start_label), one);
   gtk_widget_set_visible (GTK_WIDGET (self->start_spin), one);
+  if (!one)
+    gtk_widget_set_visible (GTK_WIDGET (self->beat_label), FALSE);
   if (one)
     {
       Selected *e = &g_array_index (selected, Selected, 0);
@@ -554,6 +566,7 @@ sync_all (OdoriInspector *self)
                                                 ? _ ("Saved in the score (“# Blend:”).")
                                                 : _ ("From Preferences: the score has no blend of its own yet."));
       gtk_switch_set_active (self->foot_lock_switch, score->foot_lock > 0);
+      gtk_adjustment_set_value (self->meter_adjustment, odori_timeline_get_meter (self->timeline));
     }
   else
     {
@@ -606,6 +619,17 @@ on_foot_lock_changed_cb (OdoriInspector *self)
   edit = odori_score_edit_new (_ ("Foot Lock"));
   odori_score_edit_set_foot_lock (edit, score->foot_lock, active ? 1 : 0);
   apply (self, edit);
+}
+
+static void
+on_meter_changed_cb (OdoriInspector *self)
+{
+  guint meter = (guint) gtk_adjustment_get_value (self->meter_adjustment);
+
+  if (self->syncing || self->timeline == NULL || meter == odori_timeline_get_meter (self->timeline))
+    return;
+  if (!odori_timeline_set_meter (self->timeline, meter, NULL))
+    sync_all (self);
 }
 
 static void
@@ -706,6 +730,8 @@ odori_inspector_class_init (OdoriInspectorClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, details_label);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, symbol_grid);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, start_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriInspector, beat_label);
+  gtk_widget_class_bind_template_child (widget_class, OdoriInspector, meter_adjustment);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, start_spin);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, start_adjustment);
   gtk_widget_class_bind_template_child (widget_class, OdoriInspector, speed_spin);
@@ -756,6 +782,8 @@ odori_inspector_init (OdoriInspector *self)
                                  G_CALLBACK (sync_all), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->start_adjustment, "value-changed",
                            G_CALLBACK (on_start_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->meter_adjustment, "value-changed",
+                           G_CALLBACK (on_meter_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->blend_adjustment, "value-changed",
                            G_CALLBACK (on_blend_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->foot_lock_switch, "notify::active",

@@ -735,6 +735,120 @@ _odori_timeline_ruler_tick (OdoriTimeline *self)
   return ruler_minor_step (self, ruler_step (self, &paint, self->units == ODORI_TIME_UNITS_BOTH ? 110 : 70));
 }
 
+/* The ruler's row of beats, under its times: bar lines, beat ticks, counts 1–8 at each
+ * beat when there is room, else bar numbers at every bar or every 2nd, 4th… (never
+ * two labels closer than a few pixels), and the downbeat handle. Only the beats in view
+ * are visited, and at most one per few pixels. */
+#define BEAT_ROW_TOP    (RULER_HEIGHT / 2)
+#define COUNT_GAP_PX    16.0   /* a count label per beat from this many pixels a beat */
+#define BAR_GAP_PX      36.0   /* bar numbers at least this far apart */
+#define TICK_GAP_PX     5.0    /* unlabelled ticks at least this far apart */
+
+static gboolean
+beat_label (OdoriTimeline *self,
+            GtkSnapshot   *snapshot,
+            const char    *markup,
+            double         x,
+            double        *label_end,
+            const GdkRGBA *color)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+  int w;
+
+  pango_layout_set_markup (layout, markup, -1);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  if (x + 2 < *label_end + 3 || x + 2 < HEADER_WIDTH)
+    return FALSE;
+  layout_at (snapshot, layout, x + 2, BEAT_ROW_TOP + (RULER_HEIGHT - BEAT_ROW_TOP) / 2.0, color);
+  *label_end = x + 2 + w;
+  return TRUE;
+}
+
+static void
+snapshot_beats (OdoriTimeline *self,
+                GtkSnapshot   *snapshot,
+                const Paint   *paint,
+                OdoriBeatGrid *grid)
+{
+  double beat_px = odori_beat_grid_get_frames_per_beat (grid) * self->ppf;
+  gint64 meter = odori_beat_grid_get_meter (grid);
+  gint64 f0 = (gint64) floor (_odori_timeline_frame_at_x_exact (self, HEADER_WIDTH)) - 1;
+  gint64 f1 = (gint64) ceil (_odori_timeline_frame_at_x_exact (self, paint->width)) + 1;
+  GdkRGBA bar_color = paint->fg, tick = paint->fg, handle = accent;
+  double label_end = 0, x;
+  gint64 first, last, stride = 1;
+
+  bar_color.alpha = 0.7f;
+  tick.alpha = 0.35f;
+  if (odori_beat_grid_beats_in_frames (grid, f0, f1, &first, &last))
+    {
+      if (beat_px >= TICK_GAP_PX)
+        {
+          /* Every beat: a tick, a bar line at each bar's first, and counts when there
+           * is room (bar numbers at bar lines otherwise). */
+          gboolean counts = beat_px >= COUNT_GAP_PX;
+          gint64 bar_stride = 1;
+
+          while (!counts && bar_stride * meter * beat_px < BAR_GAP_PX && bar_stride < G_MAXINT32)
+            bar_stride *= 2;
+          for (gint64 k = first; k <= last; k++)
+            {
+              gboolean bar = odori_beat_grid_beat_in_bar (grid, k) == 1;
+              gint64 bar_no = odori_beat_grid_beat_bar (grid, k);
+
+              x = odori_timeline_x_for_frame (self, (double) odori_beat_grid_beat_frame (grid, k));
+              if (bar)
+                rect (snapshot, &bar_color, x, BEAT_ROW_TOP, 1.5, RULER_HEIGHT - BEAT_ROW_TOP);
+              else
+                rect (snapshot, &tick, x, RULER_HEIGHT - 7, 1, 7);
+              if (counts)
+                {
+                  g_autofree char *markup = g_strdup_printf (bar ? "<small><b>%u</b></small>" : "<small>%u</small>",
+                                                             odori_beat_grid_beat_count (grid, k));
+
+                  beat_label (self, snapshot, markup, x, &label_end, bar ? &paint->fg : &paint->dim);
+                }
+              else if (bar && (bar_no - 1) % bar_stride == 0)
+                {
+                  g_autofree char *markup = g_strdup_printf ("<small><b>%" G_GINT64_FORMAT "</b></small>", bar_no);
+
+                  beat_label (self, snapshot, markup, x, &label_end, &paint->fg);
+                }
+            }
+        }
+      else
+        {
+          /* Beats too close to draw: every n-th bar (n = 1, 2, 4…), its line and number,
+           * visiting those beats alone. */
+          gint64 k;
+
+          while (stride * meter * beat_px < BAR_GAP_PX && stride < G_MAXINT32)
+            stride *= 2;
+          stride *= meter;
+          /* The first multiple of STRIDE at or after FIRST (beat 0 is bar 1's first). */
+          k = first >= 0 ? (first + stride - 1) / stride * stride : -((-first) / stride * stride);
+          for (; k <= last; k += stride)
+            {
+              g_autofree char *markup = NULL;
+
+              x = odori_timeline_x_for_frame (self, (double) odori_beat_grid_beat_frame (grid, k));
+              rect (snapshot, &bar_color, x, BEAT_ROW_TOP, 1.5, RULER_HEIGHT - BEAT_ROW_TOP);
+              markup = g_strdup_printf ("<small><b>%" G_GINT64_FORMAT "</b></small>",
+                                        odori_beat_grid_beat_bar (grid, k));
+              beat_label (self, snapshot, markup, x, &label_end, &paint->fg);
+            }
+        }
+    }
+  /* The downbeat handle: beat 0 of a tempo, dragged along the ruler. */
+  if (_odori_timeline_downbeat_x (self, &x) && x >= HEADER_WIDTH - DOWNBEAT_PX && x <= paint->width + DOWNBEAT_PX)
+    {
+      if (self->mode != MODE_DOWNBEAT)
+        handle.alpha = 0.85f;
+      rect (snapshot, &handle, x - 1, BEAT_ROW_TOP, 3, RULER_HEIGHT - BEAT_ROW_TOP);
+      rect (snapshot, &handle, x - 4, BEAT_ROW_TOP, 9, 4);
+    }
+}
+
 static void
 snapshot_ruler (OdoriTimeline *self,
                 GtkSnapshot   *snapshot,
@@ -746,6 +860,8 @@ snapshot_ruler (OdoriTimeline *self,
   GdkRGBA tick = paint->fg;
   double label_end = 0;
   guint first;
+  OdoriBeatGrid *grid = _odori_timeline_beat_grid (self);
+  double progress;
 
   rect (snapshot, &paint->header_bg, 0, 0, paint->width, RULER_HEIGHT);
   rect (snapshot, &paint->line, 0, RULER_HEIGHT - 1, paint->width, 1);
@@ -758,7 +874,15 @@ snapshot_ruler (OdoriTimeline *self,
       double x = odori_timeline_x_for_frame (self, f);
       gboolean major = (f - 1) % step == 0;
 
-      rect (snapshot, &tick, x, major ? 14 : 21, 1, RULER_HEIGHT - (major ? 14 : 21));
+      /* With beats under them, the times keep to the ruler's upper half, where the
+       * labels leave no room for minor ticks. */
+      if (grid != NULL)
+        {
+          if (major)
+            rect (snapshot, &tick, x, 0, 1, BEAT_ROW_TOP);
+        }
+      else
+        rect (snapshot, &tick, x, major ? 14 : 21, 1, RULER_HEIGHT - (major ? 14 : 21));
       if (major)
         {
           g_autofree char *label = ruler_label (self, f, step, paint);
@@ -783,6 +907,25 @@ snapshot_ruler (OdoriTimeline *self,
         }
       if (f > G_MAXUINT - minor)
         break;
+    }
+  if (grid != NULL)
+    {
+      GdkRGBA sep = paint->line;
+
+      rect (snapshot, &sep, HEADER_WIDTH, BEAT_ROW_TOP, paint->width - HEADER_WIDTH, 1);
+      snapshot_beats (self, snapshot, paint, grid);
+    }
+  if (odori_timeline_get_detecting (self, &progress))
+    {
+      g_autofree char *text = g_strdup_printf (_("Detecting tempo… %d %%"), (int) (progress * 100));
+      g_autofree char *markup = g_markup_printf_escaped ("<small><b>%s</b></small>", text);
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), NULL);
+      int w;
+
+      pango_layout_set_markup (layout, markup, -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      rect (snapshot, &paint->header_bg, paint->width - w - 16, 0, w + 16, BEAT_ROW_TOP);
+      layout_at (snapshot, layout, paint->width - w - 8, BEAT_ROW_TOP / 2.0, &accent);
     }
   gtk_snapshot_pop (snapshot);
 }

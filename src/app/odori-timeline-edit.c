@@ -282,7 +282,8 @@ nearest_snap (GArray *frames,
   return best <= threshold;
 }
 
-/* START (and the end START + N) snapped to FRAMES when either is close. */
+/* START (and the end START + N) snapped to FRAMES when either is close, and START to a
+ * beat of the grid within BEAT_SNAP_PX. */
 guint
 _odori_timeline_snap_start (OdoriTimeline *self,
                             GArray        *frames,
@@ -290,15 +291,23 @@ _odori_timeline_snap_start (OdoriTimeline *self,
                             guint          n)
 {
   double threshold = SNAP_PX / self->ppf;
-  guint at_start = 0, at_end = 0;
+  guint at_start = 0, at_end = 0, at_beat = 0, snapped = start;
+  gboolean any = TRUE;
   gboolean s = nearest_snap (frames, start, threshold, &at_start);
   gboolean e = nearest_snap (frames, (double) start + n, threshold, &at_end);
 
   if (s && (!e || fabs ((double) at_start - start) <= fabs ((double) at_end - (start + n))))
-    return MAX (at_start, 1);
-  if (e && at_end > n)
-    return at_end - n;
-  return start;
+    snapped = MAX (at_start, 1);
+  else if (e && at_end > n)
+    snapped = at_end - n;
+  else
+    any = FALSE;
+  /* With a beat grid the start goes to a beat, unless another block's edge or the
+   * playhead is nearer. */
+  if (_odori_timeline_snap_to_beat (self, start, &at_beat) &&
+      (!any || fabs ((double) at_beat - start) <= fabs ((double) snapped - start)))
+    snapped = at_beat;
+  return snapped;
 }
 
 gboolean

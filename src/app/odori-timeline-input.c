@@ -36,7 +36,14 @@ ruler_frame_at_x (OdoriTimeline *self,
   double exact = _odori_timeline_frame_at_x_exact (self, x);
   guint tick = MAX (_odori_timeline_ruler_tick (self), 1);
   double nearest = round ((exact - 1) / tick) * tick + 1;
+  OdoriBeatGrid *grid = _odori_timeline_beat_grid (self);
+  gint64 beat, at;
 
+  /* A beat first (its count is what the ruler shows there). */
+  if (grid != NULL && odori_beat_grid_nearest_beat (grid, exact, &beat) &&
+      (at = odori_beat_grid_beat_frame (grid, beat)) >= 1 && at <= G_MAXUINT &&
+      fabs (odori_timeline_x_for_frame (self, (double) at) - x) <= RULER_SNAP_PX)
+    return (guint) at;
   if (nearest >= 1 && fabs (odori_timeline_x_for_frame (self, nearest) - x) <= RULER_SNAP_PX)
     return (guint) nearest;
   return odori_timeline_frame_at_x (self, x);
@@ -49,7 +56,8 @@ seek (OdoriTimeline *self,
   if (self->session == NULL)
     return;
   odori_session_stop_preview (self->session);
-  odori_session_set_frame (self->session, ruler_frame_at_x (self, x));
+  /* With music, a snippet of it plays at each new frame. */
+  odori_session_scrub (self->session, ruler_frame_at_x (self, x));
 }
 
 static void
@@ -110,6 +118,15 @@ _odori_timeline_pointer_press (OdoriTimeline   *self,
 
   if (y < RULER_HEIGHT && x >= HEADER_WIDTH)
     {
+      double handle;
+
+      /* The downbeat handle, in the ruler's row of beats. */
+      if (y >= RULER_HEIGHT / 2 && self->undo != NULL && _odori_timeline_downbeat_x (self, &handle) &&
+          fabs (x - handle) <= DOWNBEAT_PX)
+        {
+          _odori_timeline_downbeat_begin (self, x);
+          return;
+        }
       self->mode = MODE_SCRUB;
       seek (self, x);
       return;
@@ -727,10 +744,17 @@ update_cursor (OdoriTimeline *self,
                double         y)
 {
   static const char *names[] = { NULL, "ew-resize", "ew-resize", "col-resize" };
+  double handle;
   Edge edge;
 
   if (self->mode != MODE_NONE)
     return;
+  if (y < RULER_HEIGHT && y >= RULER_HEIGHT / 2 && _odori_timeline_downbeat_x (self, &handle) &&
+      fabs (x - handle) <= DOWNBEAT_PX)
+    {
+      gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "col-resize");
+      return;
+    }
   edge = _odori_timeline_edge_at (self, x, y, NULL);
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), names[edge]);
 }
@@ -816,6 +840,9 @@ _odori_timeline_pointer_drag (OdoriTimeline   *self,
     case MODE_SHAPE:
       update_shape (self, x, state);
       break;
+    case MODE_DOWNBEAT:
+      _odori_timeline_downbeat_update (self, x);
+      break;
     case MODE_NONE:
     default:
       break;
@@ -836,6 +863,9 @@ _odori_timeline_pointer_release (OdoriTimeline *self,
       break;
     case MODE_SHAPE:
       end_shape (self);
+      break;
+    case MODE_DOWNBEAT:
+      _odori_timeline_downbeat_end (self, FALSE);
       break;
     case MODE_PRESS_EDGE:
     case MODE_PRESS_BLOCK:
@@ -877,6 +907,8 @@ _odori_timeline_pointer_cancel (OdoriTimeline *self)
     end_move (self);
   if (self->mode == MODE_SHAPE)
     cancel_shape (self);
+  if (self->mode == MODE_DOWNBEAT)
+    _odori_timeline_downbeat_end (self, TRUE);
   g_clear_pointer (&self->band_base, g_ptr_array_unref);
   self->mode = MODE_NONE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -1306,6 +1338,8 @@ escape_cb (GtkWidget *widget,
       _odori_timeline_pointer_cancel (self);
       return TRUE;
     }
+  if (odori_timeline_cancel_detect (self))
+    return TRUE;
   if (self->n_selected == 0)
     return FALSE;
   odori_timeline_unselect_all (self);

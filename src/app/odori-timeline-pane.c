@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "odori-application.h"
+#include "odori-music-lane.h"
 #include "odori-timeline-pane.h"
 
 struct _OdoriTimelinePane
@@ -29,6 +30,7 @@ struct _OdoriTimelinePane
   GtkLabel        *timeline_status;
   OdoriTimeline   *timeline;
   OdoriInspector  *inspector;
+  OdoriMusicLane  *music_lane;
 };
 
 G_DEFINE_FINAL_TYPE (OdoriTimelinePane, odori_timeline_pane, GTK_TYPE_WIDGET)
@@ -175,6 +177,7 @@ odori_timeline_pane_class_init (OdoriTimelinePaneClass *klass)
   odori_resources_ensure ();
   g_type_ensure (ODORI_TYPE_TIMELINE);
   g_type_ensure (ODORI_TYPE_INSPECTOR);
+  g_type_ensure (ODORI_TYPE_MUSIC_LANE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/odori/Odori/odori-timeline-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, add_track_section);
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, block_menu);
@@ -182,6 +185,7 @@ odori_timeline_pane_class_init (OdoriTimelinePaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, timeline_status);
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, timeline);
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, inspector);
+  gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, music_lane);
   gtk_widget_class_set_css_name (widget_class, "odori-timeline-pane");
 }
 
@@ -191,6 +195,7 @@ odori_timeline_pane_init (OdoriTimelinePane *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   odori_timeline_set_context_menu (self->timeline, self->block_menu);
+  odori_music_lane_set_timeline (self->music_lane, self->timeline);
   g_object_bind_property (self->snap_button, "active", self->timeline, "snap",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->timeline, "selection-changed", G_CALLBACK (update_status),
@@ -270,6 +275,7 @@ odori_timeline_pane_set_undo (OdoriTimelinePane *self,
     return;
   g_signal_group_set_target (self->undo_signals, undo);
   odori_timeline_set_undo (self->timeline, undo);
+  odori_music_lane_set_undo (self->music_lane, undo);
   /* The inspector finds the document through the timeline's undo stack: hand it the
    * timeline again so that it follows the new one. */
   odori_inspector_set_timeline (self->inspector, NULL);
@@ -300,4 +306,16 @@ odori_timeline_pane_get_inspector (OdoriTimelinePane *self)
 {
   g_return_val_if_fail (ODORI_IS_TIMELINE_PANE (self), NULL);
   return self->inspector;
+}
+
+/**
+ * odori_timeline_pane_get_music_lane:
+ *
+ * Returns: (transfer none): the music lane above the timeline's tracks
+ */
+OdoriMusicLane *
+odori_timeline_pane_get_music_lane (OdoriTimelinePane *self)
+{
+  g_return_val_if_fail (ODORI_IS_TIMELINE_PANE (self), NULL);
+  return self->music_lane;
 }

@@ -8,6 +8,7 @@
 
 #include "odori-document.h"
 #include "odori-inspector.h"
+#include "odori-music-lane.h"
 #include "odori-timeline.h"
 #include "odori-undo.h"
 
@@ -27,5 +28,7 @@ void            odori_timeline_pane_set_undo (OdoriTimelinePane *self,
                                               OdoriUndo         *undo);
 OdoriTimeline  *odori_timeline_pane_get_timeline (OdoriTimelinePane *self);
 OdoriInspector *odori_timeline_pane_get_inspector (OdoriTimelinePane *self);
+/* The music lane above the tracks (hidden without music). */
+OdoriMusicLane *odori_timeline_pane_get_music_lane (OdoriTimelinePane *self);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
  */
 #pragma once
 
+#include "odori-beat-grid.h"
 #include "odori-score-edit.h"
 #include "odori-timeline.h"
 
@@ -30,6 +31,10 @@ G_BEGIN_DECLS
 #define BLEND_KNOB_PX   5.0    /* the blend ramp's handle, at the block's top */
 #define BLEND_KNOB_H    9.0
 #define N_COLORS        8
+#define BEAT_SNAP_PX    10.0   /* a block's start snaps to a beat this close */
+#define DOWNBEAT_PX     6.0    /* the downbeat handle on the ruler, either side */
+#define TAP_MAX         8      /* tap tempo averages the last taps' intervals */
+#define TAP_PAUSE_US    (2 * G_USEC_PER_SEC) /* a longer pause starts a new tapping run */
 
 typedef struct
 {
@@ -71,6 +76,7 @@ typedef enum
   MODE_BAND,
   MODE_PRESS_EDGE,   /* pressed on an edge or the blend handle, not dragged yet */
   MODE_SHAPE,        /* dragging an edge (trim, Ctrl: speed) or the blend handle */
+  MODE_DOWNBEAT,     /* dragging the downbeat handle on the ruler */
 } Mode;
 
 /* Where on a block the pointer is: what a drag there does. */
@@ -83,7 +89,7 @@ typedef enum
 } Edge;
 
 /* A live drag: applied unrecorded as it goes, recorded as one step at its end. */
-#define MODE_IS_LIVE(m) ((m) == MODE_MOVE || (m) == MODE_SHAPE)
+#define MODE_IS_LIVE(m) ((m) == MODE_MOVE || (m) == MODE_SHAPE || (m) == MODE_DOWNBEAT)
 
 struct _OdoriTimeline
 {
@@ -175,6 +181,32 @@ struct _OdoriTimeline
    * for once edits settle, as it costs a pass over the dance */
   GArray               *seams;          /* OdoriSeam */
   guint                 seams_idle;
+
+  /* The beat grid of the score's music (odori-timeline-beats.c): built when first asked
+   * for after the music lines, the frame time or the score changed */
+  OdoriBeatGrid        *grid;
+  gboolean              grid_valid;
+  OdoriScoreMusic       grid_music;     /* the lines it was built from */
+  double                grid_frame_time;
+  char                 *grid_beats_path; /* the .beats file read, and its times (or NULL) */
+  GArray               *grid_beats;
+
+  /* Tap tempo: the times (monotonic, µs) of the run's last taps, the music before the
+   * run, and the step the run recorded last (compared, never dereferenced) */
+  gint64                taps[TAP_MAX + 1];
+  guint                 n_taps;
+  OdoriScoreMusic       tap_before;
+  gconstpointer         tap_edit;
+  gboolean              tapping;
+
+  /* Dragging the downbeat: the music lines at the press, and the handle's offset from
+   * the pointer */
+  OdoriScoreMusic       downbeat_before;
+  double                downbeat_grab;
+
+  /* Detect Tempo running: its cancellable and progress (0 to 1) */
+  GCancellable         *detect_cancellable;
+  double                detect_progress;
 };
 
 /* Pointer entry points (the controllers call these with widget coordinates) */
@@ -287,6 +319,31 @@ gboolean          _odori_timeline_drop_everywhere       (OdoriTimeline  *self,
                                                          const char     *symbol,
                                                          double          x,
                                                          GError        **error);
+
+/* odori-timeline-beats.c */
+/* The score's beat grid (transfer none), or NULL without one. */
+OdoriBeatGrid     *_odori_timeline_beat_grid            (OdoriTimeline *self);
+void              _odori_timeline_beats_finalize        (OdoriTimeline *self);
+/* The beat frame nearest to START within BEAT_SNAP_PX, or FALSE. */
+gboolean          _odori_timeline_snap_to_beat          (OdoriTimeline *self,
+                                                         double         start,
+                                                         guint         *frame);
+/* The downbeat handle's x on the ruler; FALSE when there is none (no tempo grid). */
+gboolean          _odori_timeline_downbeat_x            (OdoriTimeline *self,
+                                                         double        *x);
+void              _odori_timeline_downbeat_begin        (OdoriTimeline *self,
+                                                         double         x);
+void              _odori_timeline_downbeat_update       (OdoriTimeline *self,
+                                                         double         x);
+void              _odori_timeline_downbeat_end          (OdoriTimeline *self,
+                                                         gboolean       cancel);
+/* A tap at TIME (monotonic µs). */
+void              _odori_timeline_tap                   (OdoriTimeline *self,
+                                                         gint64         time);
+/* Any step: a recorded tap run ends when another step is done. */
+void              _odori_timeline_beats_edit_done       (OdoriTimeline  *self,
+                                                         OdoriScoreEdit *edit,
+                                                         gboolean        forward);
 
 /* odori-timeline-input.c */
 void              _odori_timeline_class_init_input      (GtkWidgetClass *widget_class);

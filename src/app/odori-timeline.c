@@ -1042,6 +1042,7 @@ odori_timeline_dispose (GObject *object)
   OdoriTimeline *self = ODORI_TIMELINE (object);
 
   g_clear_handle_id (&self->seams_idle, g_source_remove);
+  odori_timeline_cancel_detect (self);
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->hadjustment, self);
@@ -1076,6 +1077,7 @@ odori_timeline_finalize (GObject *object)
   g_free (self->drop_symbol);
   g_free (self->drop_refusal);
   g_free (self->a11y_description);
+  _odori_timeline_beats_finalize (self);
   G_OBJECT_CLASS (odori_timeline_parent_class)->finalize (object);
 }
 
@@ -1271,6 +1273,8 @@ odori_timeline_init (OdoriTimeline *self)
   self->undo_signals = g_signal_group_new (ODORI_TYPE_UNDO);
   g_signal_group_connect_object (self->undo_signals, "edit-done",
                                  G_CALLBACK (_odori_timeline_on_edit_done), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->undo_signals, "edit-done",
+                                 G_CALLBACK (_odori_timeline_beats_edit_done), self, G_CONNECT_SWAPPED);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline"),

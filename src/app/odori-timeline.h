@@ -17,6 +17,7 @@
 
 #include <gtk/gtk.h>
 
+#include "odori-beat-grid.h"
 #include "odori-document.h"
 #include "odori-session.h"
 #include "odori-undo.h"
@@ -176,6 +177,29 @@ gboolean        odori_timeline_get_seam             (OdoriTimeline   *self,
 /* The menu a right click on a block pops up (the block selected first). */
 void            odori_timeline_set_context_menu     (OdoriTimeline   *self,
                                                      GMenuModel      *model);
+
+/* Music (DESIGN.md "Music"): the beat grid of the score's music lines at the dance's
+ * frame time (transfer none; NULL without a tempo or a beat list), and the changes of
+ * those lines, one undo step each. A tap sets "# Tempo:" from the average interval of
+ * the run's last taps (TAP_MAX), the whole run one step (a pause of more than 2 s
+ * starts another). Detect Tempo runs the beat tracker on the music file in the
+ * background (its progress drawn in the ruler) and sets "# Tempo:" and "# Downbeat:";
+ * beats without a steady pulse also go to a .beats file beside the score and
+ * "# Beats:". */
+OdoriBeatGrid  *odori_timeline_get_beat_grid        (OdoriTimeline   *self);
+/* EVENT_TIME: the key event's time (ms), or GDK_CURRENT_TIME for now. */
+gboolean        odori_timeline_tap_tempo            (OdoriTimeline   *self,
+                                                     guint32          event_time);
+gboolean        odori_timeline_set_meter            (OdoriTimeline   *self,
+                                                     guint            meter,
+                                                     GError         **error);
+guint           odori_timeline_get_meter            (OdoriTimeline   *self);
+gboolean        odori_timeline_detect_tempo         (OdoriTimeline   *self,
+                                                     GError         **error);
+/* Whether a detection runs, and how far it is (0 to 1). */
+gboolean        odori_timeline_get_detecting        (OdoriTimeline   *self,
+                                                     double          *progress);
+gboolean        odori_timeline_cancel_detect        (OdoriTimeline   *self);
 
 /* What assistive technology is told about the focus (also the accessible
  * description). */

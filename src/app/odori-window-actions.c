@@ -83,9 +83,14 @@ _odori_window_update_actions (OdoriWindow *self)
       _odori_window_set_action_enabled (self, "duplicate", selected);
       _odori_window_set_action_enabled (self, "paste", has_score && odori_timeline_can_paste (self->timeline));
       _odori_window_set_action_enabled (self, "select-all", has_score);
+      _odori_window_set_action_enabled (self, "tap-tempo", has_score);
+      _odori_window_set_action_enabled (self, "detect-tempo",
+                                        has_score && odori_document_get_score (doc)->music.path != NULL);
       _odori_window_set_action_enabled (self, "remove-track", has_score && odori_document_get_score (doc)->parts->len > 1);
     }
 
+  if (self->music_lane != NULL)
+    _odori_window_music_update_actions (self);
   speed = g_action_map_lookup_action (G_ACTION_MAP (self), "speed");
   if (speed != NULL)
     g_simple_action_set_state (G_SIMPLE_ACTION (speed), g_variant_new_double (odori_session_get_speed (self->session)));
@@ -742,6 +747,24 @@ timeline_action (GSimpleAction *action,
   _odori_window_update_actions (self);
 }
 
+/* Music: T taps the tempo (wherever the focus is, as the other bare keys); Detect Tempo
+ * runs the beat tracker (the timeline shows its progress, Escape there cancels it). */
+static void
+tap_tempo_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  odori_timeline_tap_tempo (ODORI_WINDOW (user_data)->timeline, GDK_CURRENT_TIME);
+}
+
+static void
+detect_tempo_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  odori_timeline_detect_tempo (ODORI_WINDOW (user_data)->timeline, NULL);
+}
+
 static void
 add_track_action (GSimpleAction *action,
                   GVariant      *param,
@@ -946,6 +969,8 @@ static const GActionEntry entries[] = {
   { "zoom-out", timeline_action },
   { "zoom-fit", timeline_action },
   { "add-track", add_track_action, "s" },
+  { "tap-tempo", tap_tempo_action },
+  { "detect-tempo", detect_tempo_action },
   { "color-by", NULL, "s", "'show'", color_by_change_state },
 };
 
@@ -961,6 +986,7 @@ static const struct { guint key; const char *action; const char *target; } bare_
     { GDK_KEY_l, "win.loop", NULL },
     { GDK_KEY_f, "win.frame-all", NULL },
     { GDK_KEY_s, "win.show-skin", NULL },
+    { GDK_KEY_t, "win.tap-tempo", NULL },
     { GDK_KEY_Escape, "win.stop-preview", NULL },
     { GDK_KEY_1, "win.view", "front" },
     { GDK_KEY_2, "win.view", "mirror" },
@@ -1009,6 +1035,11 @@ bare_key_pressed_cb (GtkEventControllerKey *controller,
     return GDK_EVENT_PROPAGATE;
   if (key == GDK_KEY_KP_Space)
     key = GDK_KEY_space;
+  /* T: the tempo is measured between the key events' own times. */
+  if (key == GDK_KEY_t && odori_document_get_score (self->document) != NULL)
+    return odori_timeline_tap_tempo (self->timeline,
+                                     gtk_event_controller_get_current_event_time (GTK_EVENT_CONTROLLER (controller)))
+           ? GDK_EVENT_STOP : GDK_EVENT_PROPAGATE;
   for (guint i = 0; i < G_N_ELEMENTS (bare_keys); i++)
     if (bare_keys[i].key == key)
       {
@@ -1032,6 +1063,7 @@ _odori_window_actions_init (OdoriWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   _odori_window_export_actions_init (self);
   _odori_window_library_actions_init (self);
+  _odori_window_music_init (self);
   /* F9 and the header's toggle: the library beside (or, in a narrow window, over) the
    * dance, or folded away. */
   show_library = g_property_action_new ("show-library", self->library_flap, "reveal-flap");

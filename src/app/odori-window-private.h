@@ -11,6 +11,7 @@
 #include "odori-info-bar.h"
 #include "odori-inspector.h"
 #include "odori-library-view.h"
+#include "odori-music-lane.h"
 #include "odori-timeline-pane.h"
 #include "odori-timeline.h"
 #include "odori-transport-bar.h"
@@ -93,6 +94,12 @@ struct _OdoriWindow
 
   /* Recovery offered (the .ini of the autosave) */
   char                 *recover_ini;
+
+  /* The music (odori-window-music.c): its lane, the waveform loading, and the music
+   * whose waveform is shown or loading */
+  OdoriMusicLane       *music_lane;
+  GCancellable         *music_cancellable;
+  char                 *music_shown;
 };
 
 /* Window object data of Remove Show and Rename Show (their Undo). */
@@ -106,6 +113,9 @@ char *_odori_window_suggested_name       (OdoriWindow      *self,
                                           const char       *extension);
 void  _odori_window_export_actions_init  (OdoriWindow      *self);
 void  _odori_window_library_actions_init (OdoriWindow      *self);
+void  _odori_window_music_init           (OdoriWindow      *self);
+void  _odori_window_music_update_actions (OdoriWindow      *self);
+void  _odori_window_music_dispose        (OdoriWindow      *self);
 void  _odori_window_class_actions_init   (OdoriWindowClass *klass);
 void  _odori_window_actions_init         (OdoriWindow      *self);
 void  _odori_window_update_actions       (OdoriWindow      *self);

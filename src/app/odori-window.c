@@ -693,6 +693,7 @@ odori_window_dispose (GObject *object)
     g_cancellable_cancel (self->open_cancellable);
   g_clear_signal_handler (&self->open_fraction_id, self->document);
   g_clear_handle_id (&self->export_poll_id, g_source_remove);
+  _odori_window_music_dispose (self);
   if (self->tick_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);

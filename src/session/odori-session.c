@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "odori-music-player.h"
 #include "odori-session.h"
 
 struct _OdoriSession
@@ -25,7 +26,17 @@ struct _OdoriSession
   double   speed;
   gint64   anchor_time; /* -1: anchored again on the next tick */
   double   anchor_frame;
+
+  /* The score's music (NULL until a score has music): while it plays, its clock leads */
+  OdoriMusicPlayer *music;
+  char             *music_path;    /* the absolute path it was loaded from */
+  double            music_offset;  /* "# MusicOffset:" when it was last read */
+  gboolean          music_started; /* the player was started for this run of playback */
+  guint             snippet_id;    /* the end of a scrub's snippet of music */
 };
+
+/* What a scrub of the ruler plays of the music, in milliseconds. */
+#define SNIPPET_MS 80
 
 G_DEFINE_FINAL_TYPE (OdoriSession, odori_session, G_TYPE_OBJECT)
 
@@ -40,6 +51,7 @@ enum
   PROP_PLAYING,
   PROP_LOOP,
   PROP_SPEED,
+  PROP_MUSIC,
   N_PROPS
 };
 
@@ -54,6 +66,9 @@ static guint       signals[N_SIGNALS];
 
 static void set_frame_internal (OdoriSession *self,
                                 guint         frame);
+static void refresh_music (OdoriSession *self);
+static gboolean music_active (OdoriSession *self);
+static void stop_music (OdoriSession *self);
 
 static void
 notify (OdoriSession *self,
@@ -92,6 +107,7 @@ on_score_notify_cb (OdoriSession *self)
   clear_preview (self);
   notify (self, PROP_PREVIEWING);
   self->frame = 0;
+  refresh_music (self);
 }
 
 /* The composition was replaced or recomputed (another score, another blend). */
@@ -113,6 +129,7 @@ on_index_notify_cb (OdoriSession *self)
 static void
 on_changed_cb (OdoriSession *self)
 {
+  refresh_music (self);
   if (self->preview != NULL)
     odori_session_stop_preview (self);
   else
@@ -126,6 +143,7 @@ odori_session_dispose (GObject *object)
 
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_handle_id (&self->snippet_id, g_source_remove);
   g_clear_object (&self->document);
   G_OBJECT_CLASS (odori_session_parent_class)->dispose (object);
 }
@@ -136,6 +154,8 @@ odori_session_finalize (GObject *object)
   OdoriSession *self = ODORI_SESSION (object);
 
   clear_preview (self);
+  g_clear_object (&self->music);
+  g_free (self->music_path);
   G_OBJECT_CLASS (odori_session_parent_class)->finalize (object);
 }
 
@@ -154,6 +174,7 @@ odori_session_constructed (GObject *object)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->document, "changed", G_CALLBACK (on_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  refresh_music (self);
 }
 
 static void
@@ -189,6 +210,9 @@ odori_session_get_property (GObject    *object,
       break;
     case PROP_SPEED:
       g_value_set_double (value, self->speed);
+      break;
+    case PROP_MUSIC:
+      g_value_set_string (value, self->music_path);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -248,6 +272,8 @@ odori_session_class_init (OdoriSessionClass *klass)
   properties[PROP_PLAYING] = g_param_spec_boolean ("playing", NULL, NULL, FALSE, rw);
   properties[PROP_LOOP] = g_param_spec_boolean ("loop", NULL, NULL, TRUE, rw);
   properties[PROP_SPEED] = g_param_spec_double ("speed", NULL, NULL, 0.25, 2.0, 1.0, rw);
+  /* The absolute path of the score's music, or NULL. */
+  properties[PROP_MUSIC] = g_param_spec_string ("music", NULL, NULL, NULL, ro);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The display motion was replaced or recomputed in place. */
@@ -324,6 +350,7 @@ odori_session_preview (OdoriSession     *self,
 
   if (self->preview == NULL)
     self->dance_frame = self->frame;
+  stop_music (self);
   clear_preview (self);
   self->preview = motion;
   self->preview_skeleton = odori_skeleton_for_motion (clip);
@@ -342,6 +369,7 @@ odori_session_stop_preview (OdoriSession *self)
 
   if (self->preview == NULL)
     return;
+  stop_music (self);
   clear_preview (self);
   self->anchor_time = -1;
   notify (self, PROP_PREVIEWING);
@@ -390,6 +418,7 @@ odori_session_set_frame (OdoriSession *self,
 {
   g_return_if_fail (ODORI_IS_SESSION (self));
 
+  stop_music (self);
   self->anchor_time = -1;
   set_frame_internal (self, frame);
 }
@@ -439,6 +468,7 @@ odori_session_set_playing (OdoriSession *self,
     set_frame_internal (self, 1);
   self->playing = playing;
   self->anchor_time = -1;
+  stop_music (self);
   notify (self, PROP_PLAYING);
 }
 
@@ -480,6 +510,7 @@ odori_session_set_speed (OdoriSession *self,
     return;
   self->speed = speed;
   self->anchor_time = -1;
+  stop_music (self);
   notify (self, PROP_SPEED);
 }
 
@@ -488,6 +519,7 @@ odori_session_tick (OdoriSession *self,
                     gint64        time_us)
 {
   double frame;
+  double music_time;
   guint  n;
 
   g_return_if_fail (ODORI_IS_SESSION (self));
@@ -495,6 +527,20 @@ odori_session_tick (OdoriSession *self,
   if (!self->playing)
     return;
   n = odori_session_get_n_frames (self);
+  /* The music leads once it plays; before (it starts, or the dance begins before the
+   * music) and after its end, the frame clock does. */
+  if (self->music_started &&
+      odori_music_player_get_position (self->music, time_us, &music_time))
+    {
+      frame = odori_session_frame_for_music_time (self, music_time);
+      if (frame < n + 1.0)
+        {
+          self->anchor_time = time_us;
+          self->anchor_frame = frame;
+          set_frame_internal (self, (guint) MAX (floor (frame + 0.5), 1));
+          return;
+        }
+    }
   if (self->anchor_time < 0 || time_us < self->anchor_time)
     {
       self->anchor_time = time_us;
@@ -511,9 +557,129 @@ odori_session_tick (OdoriSession *self,
           odori_session_set_playing (self, FALSE);
           return;
         }
+      stop_music (self);
       frame = 1.0 + fmod (frame - 1.0, n);
       self->anchor_time = time_us;
       self->anchor_frame = frame;
     }
   set_frame_internal (self, (guint) frame);
+  if (!self->music_started && music_active (self))
+    {
+      music_time = odori_session_music_time_for_frame (self, frame);
+      if (music_time >= 0)
+        self->music_started = odori_music_player_play (self->music, music_time, self->speed);
+    }
+}
+
+/* Music */
+
+static gboolean
+music_active (OdoriSession *self)
+{
+  return self->music != NULL && self->preview == NULL && odori_music_player_get_ready (self->music);
+}
+
+/* Playback goes on by the frame clock from where it is; the music starts again on the
+ * next tick (a seek, another speed, a pause, a loop). */
+static void
+stop_music (OdoriSession *self)
+{
+  g_clear_handle_id (&self->snippet_id, g_source_remove);
+  if (self->music != NULL)
+    odori_music_player_pause (self->music);
+  if (self->music_started)
+    self->anchor_time = -1;
+  self->music_started = FALSE;
+}
+
+/* The score's music, its path or its offset changed (or not). */
+static void
+refresh_music (OdoriSession *self)
+{
+  OdoriScore      *score = odori_document_get_score (self->document);
+  g_autofree char *path = score != NULL ? odori_score_dup_music_path (score) : NULL;
+  double           offset = score != NULL ? score->music.offset : 0;
+
+  if (g_strcmp0 (path, self->music_path) == 0)
+    {
+      if (offset != self->music_offset)
+        stop_music (self);
+      self->music_offset = offset;
+      return;
+    }
+  stop_music (self);
+  g_free (self->music_path);
+  self->music_path = g_steal_pointer (&path);
+  self->music_offset = offset;
+  if (self->music_path != NULL && self->music == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->music = odori_music_player_new (&error);
+      if (self->music == NULL)
+        g_debug ("No music playback: %s", error->message);
+    }
+  if (self->music != NULL)
+    odori_music_player_set_path (self->music, self->music_path);
+  notify (self, PROP_MUSIC);
+}
+
+OdoriMusicPlayer *
+odori_session_get_music_player (OdoriSession *self)
+{
+  g_return_val_if_fail (ODORI_IS_SESSION (self), NULL);
+  return self->music_path != NULL ? self->music : NULL;
+}
+
+const char *
+odori_session_get_music_path (OdoriSession *self)
+{
+  g_return_val_if_fail (ODORI_IS_SESSION (self), NULL);
+  return self->music_path;
+}
+
+double
+odori_session_music_time_for_frame (OdoriSession *self,
+                                    double        frame)
+{
+  g_return_val_if_fail (ODORI_IS_SESSION (self), 0);
+  return self->music_offset + (frame - 1) * odori_session_get_frame_time (self);
+}
+
+double
+odori_session_frame_for_music_time (OdoriSession *self,
+                                    double        music_time)
+{
+  g_return_val_if_fail (ODORI_IS_SESSION (self), 1);
+  return 1 + (music_time - self->music_offset) / odori_session_get_frame_time (self);
+}
+
+static gboolean
+snippet_end_cb (gpointer data)
+{
+  OdoriSession *self = data;
+
+  self->snippet_id = 0;
+  if (!self->playing && self->music != NULL)
+    odori_music_player_pause (self->music);
+  return G_SOURCE_REMOVE;
+}
+
+void
+odori_session_scrub (OdoriSession *self,
+                     guint         frame)
+{
+  guint  before;
+  double music_time;
+
+  g_return_if_fail (ODORI_IS_SESSION (self));
+
+  before = self->frame;
+  odori_session_set_frame (self, frame);
+  if (self->playing || self->frame == before || !music_active (self))
+    return;
+  music_time = odori_session_music_time_for_frame (self, self->frame);
+  if (music_time < 0 || !odori_music_player_play (self->music, music_time, 1.0))
+    return;
+  self->snippet_id = g_timeout_add (SNIPPET_MS, snippet_end_cb, self);
 }

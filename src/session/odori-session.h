@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "odori-document.h"
+#include "odori-music-player.h"
 
 G_BEGIN_DECLS
 
@@ -50,6 +51,20 @@ void               odori_session_set_loop               (OdoriSession       *sel
 double             odori_session_get_speed              (OdoriSession       *self);
 void               odori_session_set_speed              (OdoriSession       *self,
                                                          double              speed);
+/* The score's music ("music": its absolute path, or NULL) and its player (NULL without
+ * music, or when GStreamer cannot play). While music that plays is set, playback follows
+ * the player's position; without, the frame clock. */
+OdoriMusicPlayer  *odori_session_get_music_player       (OdoriSession       *self);
+const char        *odori_session_get_music_path         (OdoriSession       *self);
+/* Seconds of music at (fractional) output FRAME, and back: "# MusicOffset:" at frame 1. */
+double             odori_session_music_time_for_frame   (OdoriSession       *self,
+                                                         double              frame);
+double             odori_session_frame_for_music_time   (OdoriSession       *self,
+                                                         double              music_time);
+/* Moves the playhead as odori_session_set_frame () does and, while paused, plays a
+ * snippet (80 ms) of the music at the new frame: scrubbing the ruler. */
+void               odori_session_scrub                  (OdoriSession       *self,
+                                                         guint               frame);
 /* Advances playback to monotonic time TIME_US (a frame clock's time). */
 void               odori_session_tick                   (OdoriSession       *self,
                                                          gint64              time_us);
