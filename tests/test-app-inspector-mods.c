@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "app-input-util.h"
+#include "app-score-util.h"
 
 #include <glib/gi18n.h>
 
@@ -65,21 +66,6 @@ symbol_at (OdoriWindow *window,
 
   g_assert_cmpint (i, >=, 0);
   return &g_array_index (part->symbols, OdoriScoreSymbol, i);
-}
-
-static char *
-score_text (OdoriDocument *doc)
-{
-  g_autoptr(OdoriOutput) out = odori_output_new_memory (ODORI_ENCODING_UTF8);
-  g_autoptr(GBytes) bytes = NULL;
-  gsize       len;
-  const char *data;
-
-  odori_score_write (odori_document_get_score (doc), out);
-  g_assert_true (odori_output_commit (out, NULL));
-  bytes = odori_output_steal_bytes (out);
-  data = g_bytes_get_data (bytes, &len);
-  return g_strndup (data, len);
 }
 
 /* Clicks the middle of block START of track T: it alone is selected (Ctrl: added). */

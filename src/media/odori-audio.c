@@ -366,16 +366,8 @@ odori_audio_decode (const char            *path,
                     gpointer               progress_data,
                     GError               **error)
 {
-  OdoriProgress *p;
-  OdoriAudio    *audio;
-
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  p = _odori_progress_new (progress, progress_data, FALSE);
-  audio = _odori_audio_decode (path, cancellable, p, error);
-  _odori_progress_unref (p);
-  return audio;
+  return _odori_media_run_sync (path, (OdoriMediaJobFunc) _odori_audio_decode, cancellable, progress,
+                                progress_data, error);
 }
 
 void

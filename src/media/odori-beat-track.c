@@ -337,16 +337,8 @@ odori_beat_track_detect_file (const char            *path,
                               gpointer               progress_data,
                               GError               **error)
 {
-  OdoriProgress  *p;
-  OdoriBeatTrack *beats;
-
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  p = _odori_progress_new (progress, progress_data, FALSE);
-  beats = beats_detect_file (path, cancellable, p, error);
-  _odori_progress_unref (p);
-  return beats;
+  return _odori_media_run_sync (path, (OdoriMediaJobFunc) beats_detect_file, cancellable, progress,
+                                progress_data, error);
 }
 
 void

@@ -29,6 +29,14 @@ typedef gpointer (*OdoriMediaJobFunc) (const char    *path,
                                        OdoriProgress *progress,
                                        GError       **error);
 
+/* Runs FUNC on PATH in this thread, with PROGRESS called here: the sync form of the
+ * public load, decode and detect calls. */
+gpointer _odori_media_run_sync (const char            *path,
+                                OdoriMediaJobFunc      func,
+                                GCancellable          *cancellable,
+                                OdoriMediaProgressFunc progress,
+                                gpointer               progress_data,
+                                GError               **error);
 void     _odori_media_run_async (const char            *path,
                                  OdoriMediaJobFunc      func,
                                  GDestroyNotify         result_free,

@@ -139,6 +139,26 @@ job_done_cb (GObject      *source,
     job->callback (source, result, job->user_data);
 }
 
+gpointer
+_odori_media_run_sync (const char            *path,
+                       OdoriMediaJobFunc      func,
+                       GCancellable          *cancellable,
+                       OdoriMediaProgressFunc progress,
+                       gpointer               progress_data,
+                       GError               **error)
+{
+  OdoriProgress *p;
+  gpointer       result;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  p = _odori_progress_new (progress, progress_data, FALSE);
+  result = func (path, cancellable, p, error);
+  _odori_progress_unref (p);
+  return result;
+}
+
 void
 _odori_media_run_async (const char            *path,
                         OdoriMediaJobFunc      func,

@@ -416,16 +416,8 @@ odori_waveform_load (const char            *path,
                      gpointer               progress_data,
                      GError               **error)
 {
-  OdoriProgress *p;
-  OdoriWaveform *w;
-
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  p = _odori_progress_new (progress, progress_data, FALSE);
-  w = waveform_load (path, cancellable, p, error);
-  _odori_progress_unref (p);
-  return w;
+  return _odori_media_run_sync (path, (OdoriMediaJobFunc) waveform_load, cancellable, progress,
+                                progress_data, error);
 }
 
 void
