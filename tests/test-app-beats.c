@@ -2,8 +2,9 @@
  * (xdotool, app-input-util.h): the ruler's counts at the beats' frames and its labels
  * never overlapping at any zoom, a dragged block snapping to a beat (and not with
  * Shift), T tapped at a known interval giving the tempo in one undo step, the downbeat
- * dragged on the ruler (undo and Escape put it back), the meter, and the inspector's
- * bar and count.
+ * dragged on the ruler (undo and Escape put it back), a beat of a beat list dragged
+ * (the .beats file follows; Ctrl+Z and Escape put it back), the meter, and the
+ * inspector's bar and count.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -451,6 +452,107 @@ test_downbeat_drag (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The times of the .beats file at PATH. */
+static GArray *
+beats_of (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *times = odori_beats_load (path, &error);
+
+  g_assert_no_error (error);
+  return times;
+}
+
+/* A beat list (list.beats, beside the score saved as list.dds): beat 3's mark dragged
+ * 10 frames on moves it in the file by as much, one step; Ctrl+Z puts the file back;
+ * Escape during a drag leaves it; dragged far, it stops short of its neighbour. */
+static void
+test_beat_list_drag (void)
+{
+  OdoriWindow     *window;
+  GtkWidget       *tl;
+  OdoriBeatGrid   *grid;
+  OdoriScoreMusic  after = { 0 };
+  OdoriScoreEdit  *edit;
+  g_autofree char *path = test_path ("list.dds");
+  g_autofree char *beats = test_path ("list.beats");
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) read = NULL;
+  g_autoptr(GError) error = NULL;
+  double           x, y = RULER_HEIGHT * 0.75, moved;
+  gint64           f3;
+
+  SKIP_WITHOUT_DISPLAY ();
+  /* Beats 0.5 s apart, every other one 50 ms late: no steady pulse. */
+  for (guint i = 0; i < 40; i++)
+    {
+      double t = 0.5 + i * 0.5 + (i % 2) * 0.05;
+
+      g_array_append_val (times, t);
+    }
+  g_assert_true (odori_beats_save ((double *) times->data, times->len, beats, &error));
+  window = shown_beats_window (2.0);
+  tl = GTK_WIDGET (window->timeline);
+  g_assert_true (odori_document_save (window->document, path, &error));
+  g_assert_no_error (error);
+  odori_score_music_copy (&score_of (window)->music, &after);
+  after.beats_path = g_strdup ("list.beats");
+  edit = odori_score_edit_new ("Music");
+  odori_score_edit_set_music (edit, &score_of (window)->music, &after);
+  g_assert_true (odori_undo_apply (window->undo, edit, &error));
+  g_assert_no_error (error);
+  odori_score_music_clear (&after);
+  odori_undo_clear (window->undo);
+  pump (100);
+  grid = odori_timeline_get_beat_grid (window->timeline);
+  g_assert_true (odori_beat_grid_is_list (grid));
+  f3 = odori_beat_grid_beat_frame (grid, 3);
+  moved = round (odori_beat_grid_frame_to_time (grid, (double) (f3 + 10)) * 1000) / 1000;
+  x = x_of (window, (double) f3);
+  g_assert_cmpfloat (x, >, HEADER_WIDTH + 20);
+
+  /* Escape: nothing moved, nothing recorded. */
+  input_drag_full (tl, x, y, x + 20, y, 6, NULL, TRUE);
+  read = beats_of (beats);
+  g_assert_cmpmem (read->data, read->len * sizeof (double), times->data, times->len * sizeof (double));
+  g_clear_pointer (&read, g_array_unref);
+  g_assert_cmpuint (odori_undo_get_n_steps (window->undo), ==, 0);
+  g_assert_cmpint (odori_beat_grid_beat_frame (odori_timeline_get_beat_grid (window->timeline), 3), ==, f3);
+
+  /* Dragged: beat 3 ten frames later in the file and on the ruler, one step. */
+  input_drag_full (tl, x, y, x + 20, y, 6, NULL, FALSE);
+  read = beats_of (beats);
+  g_assert_cmpuint (read->len, ==, times->len);
+  g_test_message ("beat 3: %.3f -> %.3f", g_array_index (times, double, 3), g_array_index (read, double, 3));
+  g_assert_cmpfloat (fabs (g_array_index (read, double, 3) - moved), <, 1e-9);
+  for (guint i = 0; i < read->len; i++)
+    if (i != 3)
+      g_assert_cmpfloat (g_array_index (read, double, i), ==, g_array_index (times, double, i));
+  g_clear_pointer (&read, g_array_unref);
+  g_assert_cmpint (odori_beat_grid_beat_frame (odori_timeline_get_beat_grid (window->timeline), 3), ==, f3 + 10);
+  g_assert_cmpuint (odori_undo_get_n_steps (window->undo), ==, 1);
+  g_assert_cmpstr (odori_undo_get_undo_label (window->undo), ==, "Move Beat");
+  g_assert_cmpstr (score_of (window)->music.beats_path, ==, "list.beats");
+  /* The playhead stayed where it was: the drag was not a scrub. */
+  g_assert_cmpuint (odori_session_get_frame (window->session), ==, 1);
+
+  /* Ctrl+Z: the file as it was. */
+  input_key (GTK_WIDGET (window), "ctrl+z");
+  pump (100);
+  read = beats_of (beats);
+  g_assert_cmpmem (read->data, read->len * sizeof (double), times->data, times->len * sizeof (double));
+  g_clear_pointer (&read, g_array_unref);
+  g_assert_cmpint (odori_beat_grid_beat_frame (odori_timeline_get_beat_grid (window->timeline), 3), ==, f3);
+
+  /* Far to the right: just before beat 4. */
+  input_drag_full (tl, x, y, x + 200, y, 8, NULL, FALSE);
+  read = beats_of (beats);
+  g_assert_cmpfloat (fabs (g_array_index (read, double, 3) - (g_array_index (times, double, 4) - 0.001)), <, 1e-9);
+  g_clear_pointer (&read, g_array_unref);
+  shot (window, "beats-list");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static GtkLabel *
 find_label (GtkWidget  *widget,
             const char *text)
@@ -558,13 +660,15 @@ write_clicks (const double *times,
   g_assert_true (g_file_set_contents (path, (const char *) out->data, out->len, &error));
 }
 
-/* The sample saved as dance.dds in the test's home with "# Music: MUSIC" (no tempo). */
+/* The sample with MUSIC (in the test's home) opened, as Open Music does (an absolute
+ * path), saved as dance.dds beside it: "# Music: MUSIC" (no tempo). */
 static OdoriWindow *
 window_with_music (const char *music)
 {
   OdoriWindow     *window = shown_beats_window (0.5);
   OdoriScore      *score = score_of (window);
-  OdoriScoreMusic  after = { .path = (char *) music };
+  g_autofree char *abs = test_path (music);
+  OdoriScoreMusic  after = { .path = abs };
   OdoriScoreEdit  *edit = odori_score_edit_new ("Music");
   g_autofree char *path = test_path ("dance.dds");
   g_autoptr(GError) error = NULL;
@@ -575,6 +679,7 @@ window_with_music (const char *music)
   g_assert_true (odori_document_save (window->document, path, &error));
   g_assert_no_error (error);
   odori_undo_clear (window->undo);
+  g_assert_cmpstr (score->music.path, ==, music);
   g_assert_null (odori_timeline_get_beat_grid (window->timeline));
   return window;
 }
@@ -659,6 +764,7 @@ main (int    argc,
   g_test_add_func ("/beats/snap-drag", test_snap_drag);
   g_test_add_func ("/beats/tap-tempo", test_tap_tempo);
   g_test_add_func ("/beats/downbeat-drag", test_downbeat_drag);
+  g_test_add_func ("/beats/beat-list-drag", test_beat_list_drag);
   g_test_add_func ("/beats/inspector", test_inspector);
   g_test_add_func ("/beats/detect-tempo", test_detect_tempo);
   return app_test_finish (g_test_run ());

@@ -13,6 +13,7 @@
 
 #include "compose-util.h"
 #include "odori-autosave.h"
+#include "odori-beats.h"
 #include "odori-document.h"
 #include "odori-export.h"
 #include "odori-session.h"
@@ -277,6 +278,172 @@ test_undo_saved_state (void)
   g_assert_true (odori_undo_undo (undo));
   g_assert_true (odori_document_get_dirty (doc));
 
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Sets the music lines of DOC's score to MUSIC (through UNDO). */
+static void
+set_music (OdoriUndo             *undo,
+           OdoriDocument         *doc,
+           const OdoriScoreMusic *music)
+{
+  OdoriScoreEdit *edit = odori_score_edit_new ("Music");
+  g_autoptr(GError) error = NULL;
+
+  odori_score_edit_set_music (edit, &odori_document_get_score (doc)->music, music);
+  g_assert_true (odori_undo_apply (undo, edit, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+file_has_line (const char *path,
+               const char *line)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *with_lf = g_strconcat ("\n", line, "\n", NULL);
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return strstr (text, with_lf) != NULL;
+}
+
+/* Music opened on an unsaved score (absolute paths): its first save writes them relative
+ * when the files are in the score's folder or below, absolute otherwise; a save in
+ * another folder does the same from where they are. */
+static void
+test_music_paths_follow_save (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autoptr(OdoriUndo) undo = odori_undo_new (doc);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("odori-music-XXXXXX", NULL);
+  g_autofree char *other = g_dir_make_tmp ("odori-other-XXXXXX", NULL);
+  g_autofree char *song = g_build_filename (dir, "music", "song.ogg", NULL);
+  g_autofree char *beats = g_build_filename (dir, "music", "song.beats", NULL);
+  g_autofree char *far = g_build_filename (other, "far.ogg", NULL);
+  g_autofree char *path = g_build_filename (dir, "dance.dds", NULL);
+  g_autofree char *sub = g_build_filename (dir, "music", "sub", NULL);
+  g_autofree char *path2 = g_build_filename (sub, "dance.dds", NULL);
+  g_autofree char *path3 = g_build_filename (other, "dance.dds", NULL);
+  g_autofree char *abs_line = NULL;
+  g_autofree char *resolved = NULL;
+  OdoriScore *score = odori_document_get_score (doc);
+  OdoriScoreMusic music = { .path = song, .beats_path = beats, .meter = 3 };
+
+  g_assert_null (odori_document_get_path (doc));
+  set_music (undo, doc, &music);
+  g_assert_cmpstr (score->music.path, ==, song);
+
+  /* First save: both files are below the score's folder. */
+  g_assert_true (odori_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  score = odori_document_get_score (doc);
+  g_assert_cmpstr (score->music.path, ==, "music" G_DIR_SEPARATOR_S "song.ogg");
+  g_assert_cmpstr (score->music.beats_path, ==, "music" G_DIR_SEPARATOR_S "song.beats");
+  g_assert_true (file_has_line (path, "# Music: music" G_DIR_SEPARATOR_S "song.ogg"));
+  g_assert_true (file_has_line (path, "# Beats: music" G_DIR_SEPARATOR_S "song.beats"));
+  resolved = odori_score_dup_music_path (score);
+  g_assert_cmpstr (resolved, ==, song);
+  g_clear_pointer (&resolved, g_free);
+
+  /* Saved again in place: unchanged. */
+  g_assert_true (odori_document_save (doc, path, &error));
+  g_assert_cmpstr (score->music.path, ==, "music" G_DIR_SEPARATOR_S "song.ogg");
+
+  /* Saved into a folder the music is not in: absolute. */
+  g_assert_true (g_mkdir_with_parents (sub, 0700) == 0);
+  g_assert_true (odori_document_save (doc, path2, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (score->music.path, ==, song);
+  g_assert_cmpstr (score->music.beats_path, ==, beats);
+  abs_line = g_strconcat ("# Music: ", song, NULL);
+  g_assert_true (file_has_line (path2, abs_line));
+
+  /* Back beside it: relative again. */
+  g_assert_true (odori_document_save (doc, path, &error));
+  g_assert_cmpstr (score->music.path, ==, "music" G_DIR_SEPARATOR_S "song.ogg");
+
+  /* Music elsewhere stays absolute, wherever the score goes. */
+  music.path = far;
+  music.beats_path = NULL;
+  set_music (undo, doc, &music);
+  g_assert_true (odori_document_save (doc, path3, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (score->music.path, ==, "far.ogg");
+  g_assert_true (odori_document_save (doc, path, &error));
+  g_assert_cmpstr (score->music.path, ==, far);
+  g_assert_null (score->music.beats_path);
+
+  g_unlink (path);
+  g_unlink (path2);
+  g_unlink (path3);
+  g_rmdir (sub);
+  g_rmdir (dir);
+  g_rmdir (other);
+}
+
+/* A step that sets the beat list writes the score's .beats file; undo and redo write
+ * it back; the score text does not change. */
+static void
+test_beats_edit (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  g_autoptr(OdoriUndo) undo = odori_undo_new (doc);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("odori-beats-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "dance.dds", NULL);
+  g_autofree char *beats = g_build_filename (dir, "dance.beats", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *text_after = NULL;
+  const double one[] = { 0.5, 1, 1.5, 2 };
+  const double two[] = { 0.5, 1.25, 1.5, 2 };
+  g_autoptr(GArray) before = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) after = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) read = NULL;
+  OdoriScoreMusic music = { .beats_path = (char *) "dance.beats" };
+  OdoriScoreEdit *edit;
+
+  g_array_append_vals (before, one, G_N_ELEMENTS (one));
+  g_array_append_vals (after, two, G_N_ELEMENTS (two));
+  g_assert_true (odori_document_save (doc, path, &error));
+  g_assert_true (odori_beats_save (one, G_N_ELEMENTS (one), beats, &error));
+  set_music (undo, doc, &music);
+  odori_undo_clear (undo);
+  text = score_text (doc);
+
+  edit = odori_score_edit_new ("Move Beat");
+  odori_score_edit_set_beats (edit, before, after);
+  g_assert_true (odori_score_edit_get_sets_beats (edit));
+  g_assert_false (odori_score_edit_is_empty (edit));
+  g_assert_true (odori_undo_apply (undo, edit, &error));
+  g_assert_no_error (error);
+  read = odori_beats_load (beats, &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (read->data, read->len * sizeof (double), two, sizeof two);
+  g_clear_pointer (&read, g_array_unref);
+  text_after = score_text (doc);
+  g_assert_cmpstr (text, ==, text_after);
+
+  g_assert_true (odori_undo_undo (undo));
+  read = odori_beats_load (beats, &error);
+  g_assert_cmpmem (read->data, read->len * sizeof (double), one, sizeof one);
+  g_clear_pointer (&read, g_array_unref);
+  g_assert_true (odori_undo_redo (undo));
+  read = odori_beats_load (beats, &error);
+  g_assert_cmpmem (read->data, read->len * sizeof (double), two, sizeof two);
+  g_clear_pointer (&read, g_array_unref);
+
+  /* Without a "# Beats:" line the step is refused, and nothing is written. */
+  music.beats_path = NULL;
+  set_music (undo, doc, &music);
+  edit = odori_score_edit_new ("Move Beat");
+  odori_score_edit_set_beats (edit, after, before);
+  g_assert_false (odori_undo_apply (undo, edit, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  read = odori_beats_load (beats, NULL);
+  g_assert_cmpmem (read->data, read->len * sizeof (double), two, sizeof two);
+
+  g_unlink (beats);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -632,6 +799,8 @@ main (int   argc,
   g_test_add_func ("/session/document/open-async", test_open_async);
   g_test_add_func ("/session/undo/saved-state", test_undo_saved_state);
   g_test_add_func ("/session/undo/live-edit-back-to-start", test_live_edit_back_to_start);
+  g_test_add_func ("/session/document/music-paths-follow-save", test_music_paths_follow_save);
+  g_test_add_func ("/session/undo/beats-edit", test_beats_edit);
   g_test_add_func ("/session/autosave/recover", test_autosave_recover);
   g_test_add_func ("/session/export/cancel", test_export_cancel);
   g_test_add_func ("/session/document/incremental-equals-fresh", test_incremental_equals_fresh);

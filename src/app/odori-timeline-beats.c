@@ -13,6 +13,12 @@
  * live and recorded at its end (Escape puts it back); the meter and a detection are one
  * step each. A .beats file Detect Tempo writes stays on disk: undo takes the "# Beats:"
  * line away, not the file.
+ *
+ * A beat mark of a beat list is dragged on the timeline's copy of the list alone (live,
+ * nothing written; Escape puts it back) and recorded at its end as one step that
+ * carries the list before and after (odori_score_edit_set_beats ()): the document
+ * writes the list the step leaves into the .beats file, at the step, its undo and its
+ * redo, and the grid reads the file again.
  */
 #include "config.h"
 
@@ -104,6 +110,7 @@ _odori_timeline_beats_finalize (OdoriTimeline *self)
   g_clear_pointer (&self->grid_beats_path, g_free);
   odori_score_music_clear (&self->tap_before);
   odori_score_music_clear (&self->downbeat_before);
+  g_clear_pointer (&self->beat_before, g_array_unref);
 }
 
 gboolean
@@ -196,6 +203,14 @@ _odori_timeline_beats_edit_done (OdoriTimeline  *self,
                                  OdoriScoreEdit *edit,
                                  gboolean        forward)
 {
+  /* A step that moved a beat wrote the .beats file: read it again. */
+  if (odori_score_edit_get_sets_beats (edit))
+    {
+      g_clear_pointer (&self->grid_beats_path, g_free);
+      g_clear_pointer (&self->grid_beats, g_array_unref);
+      self->grid_valid = FALSE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
   /* Any other step (an undo of the run's too) ends a tapping run. */
   if (!self->tapping)
     {
@@ -362,6 +377,127 @@ _odori_timeline_downbeat_end (OdoriTimeline *self,
   odori_score_music_clear (&self->downbeat_before);
   self->mode = MODE_NONE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* The beat marks of a beat list                                                      */
+
+static GArray *
+times_copy (GArray *times)
+{
+  GArray *copy = g_array_sized_new (FALSE, FALSE, sizeof (double), times->len);
+
+  g_array_append_vals (copy, times->data, times->len);
+  return copy;
+}
+
+gboolean
+_odori_timeline_beat_mark_at (OdoriTimeline *self,
+                              double         x,
+                              gint64        *beat)
+{
+  OdoriBeatGrid *grid = _odori_timeline_beat_grid (self);
+  gint64         k;
+  double         at;
+
+  if (grid == NULL || !odori_beat_grid_is_list (grid) || self->grid_beats == NULL ||
+      !odori_beat_grid_nearest_beat (grid, _odori_timeline_frame_at_x_exact (self, x), &k) || k < 0 ||
+      k >= (gint64) self->grid_beats->len)
+    return FALSE;
+  at = odori_timeline_x_for_frame (self, (double) odori_beat_grid_beat_frame (grid, k));
+  if (fabs (x - at) > DOWNBEAT_PX)
+    return FALSE;
+  *beat = k;
+  return TRUE;
+}
+
+void
+_odori_timeline_beat_begin (OdoriTimeline *self,
+                            double         x,
+                            gint64         beat)
+{
+  OdoriBeatGrid *grid = _odori_timeline_beat_grid (self);
+
+  if (grid == NULL || self->grid_beats == NULL || beat < 0 || beat >= (gint64) self->grid_beats->len)
+    return;
+  g_clear_pointer (&self->beat_before, g_array_unref);
+  self->beat_before = times_copy (self->grid_beats);
+  self->beat_drag = beat;
+  self->beat_grab = x - odori_timeline_x_for_frame (self, (double) odori_beat_grid_beat_frame (grid, beat));
+  self->mode = MODE_BEAT;
+}
+
+/* The dragged list set to TIMES (as long), the grid built again from it. */
+static void
+beat_set (OdoriTimeline *self,
+          GArray        *times)
+{
+  if (self->grid_beats == NULL || self->grid_beats->len != times->len)
+    return;
+  memcpy (self->grid_beats->data, times->data, times->len * sizeof (double));
+  self->grid_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+_odori_timeline_beat_update (OdoriTimeline *self,
+                             double         x)
+{
+  OdoriBeatGrid *grid = _odori_timeline_beat_grid (self);
+  const double  *before;
+  guint          n, k;
+  double         time, lo, hi;
+
+  if (self->mode != MODE_BEAT || grid == NULL || self->beat_before == NULL || self->grid_beats == NULL ||
+      self->grid_beats->len != self->beat_before->len)
+    return;
+  before = (const double *) (void *) self->beat_before->data;
+  n = self->beat_before->len;
+  k = (guint) self->beat_drag;
+  /* To the millisecond, strictly between its neighbours (the list stays increasing). */
+  time = round_to (odori_beat_grid_frame_to_time (grid, _odori_timeline_frame_at_x_exact (self, x - self->beat_grab)),
+                   0.001);
+  lo = k > 0 ? before[k - 1] + 0.001 : 0;
+  hi = k + 1 < n ? before[k + 1] - 0.001 : ODORI_BEATS_TIME_MAX;
+  if (!isfinite (time) || lo > hi)
+    time = before[k];
+  time = CLAMP (time, lo, hi);
+  if (g_array_index (self->grid_beats, double, k) == time)
+    return;
+  g_array_index (self->grid_beats, double, k) = time;
+  self->grid_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+_odori_timeline_beat_end (OdoriTimeline *self,
+                          gboolean       cancel)
+{
+  g_autoptr(GArray) before = NULL;
+  g_autoptr(GArray) after = NULL;
+  g_autoptr(GError) error = NULL;
+  OdoriScoreEdit *edit;
+
+  if (self->mode != MODE_BEAT)
+    return;
+  self->mode = MODE_NONE;
+  before = g_steal_pointer (&self->beat_before);
+  if (before == NULL || self->grid_beats == NULL)
+    return;
+  after = times_copy (self->grid_beats);
+  /* Put back, then (not cancelled) recorded: the step writes the file and the grid reads
+   * it again. */
+  beat_set (self, before);
+  if (cancel || self->undo == NULL)
+    return;
+  edit = odori_score_edit_new (_ ("Move Beat"));
+  odori_score_edit_set_beats (edit, before, after);
+  if (!odori_undo_apply (self->undo, edit, &error))
+    {
+      g_autofree char *message = g_strdup_printf (_ ("The beats could not be saved: %s"), error->message);
+
+      _odori_timeline_emit_refused (self, message);
+    }
 }
 
 /* ---------------------------------------------------------------------------------- */

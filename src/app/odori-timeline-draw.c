@@ -847,6 +847,13 @@ snapshot_beats (OdoriTimeline *self,
       rect (snapshot, &handle, x - 1, BEAT_ROW_TOP, 3, RULER_HEIGHT - BEAT_ROW_TOP);
       rect (snapshot, &handle, x - 4, BEAT_ROW_TOP, 9, 4);
     }
+  /* The beat mark being dragged, as the handle. */
+  if (self->mode == MODE_BEAT && odori_beat_grid_has_beat (grid, self->beat_drag))
+    {
+      x = odori_timeline_x_for_frame (self, (double) odori_beat_grid_beat_frame (grid, self->beat_drag));
+      rect (snapshot, &handle, x - 1, BEAT_ROW_TOP, 3, RULER_HEIGHT - BEAT_ROW_TOP);
+      rect (snapshot, &handle, x - 4, BEAT_ROW_TOP, 9, 4);
+    }
 }
 
 static void

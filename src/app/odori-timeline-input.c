@@ -119,12 +119,19 @@ _odori_timeline_pointer_press (OdoriTimeline   *self,
   if (y < RULER_HEIGHT && x >= HEADER_WIDTH)
     {
       double handle;
+      gint64 beat;
 
       /* The downbeat handle, in the ruler's row of beats. */
       if (y >= RULER_HEIGHT / 2 && self->undo != NULL && _odori_timeline_downbeat_x (self, &handle) &&
           fabs (x - handle) <= DOWNBEAT_PX)
         {
           _odori_timeline_downbeat_begin (self, x);
+          return;
+        }
+      /* A beat mark of a beat list, there too. */
+      if (y >= RULER_HEIGHT / 2 && self->undo != NULL && _odori_timeline_beat_mark_at (self, x, &beat))
+        {
+          _odori_timeline_beat_begin (self, x, beat);
           return;
         }
       self->mode = MODE_SCRUB;
@@ -745,12 +752,14 @@ update_cursor (OdoriTimeline *self,
 {
   static const char *names[] = { NULL, "ew-resize", "ew-resize", "col-resize" };
   double handle;
+  gint64 beat;
   Edge edge;
 
   if (self->mode != MODE_NONE)
     return;
-  if (y < RULER_HEIGHT && y >= RULER_HEIGHT / 2 && _odori_timeline_downbeat_x (self, &handle) &&
-      fabs (x - handle) <= DOWNBEAT_PX)
+  if (y < RULER_HEIGHT && y >= RULER_HEIGHT / 2 &&
+      ((_odori_timeline_downbeat_x (self, &handle) && fabs (x - handle) <= DOWNBEAT_PX) ||
+       (x >= HEADER_WIDTH && _odori_timeline_beat_mark_at (self, x, &beat))))
     {
       gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "col-resize");
       return;
@@ -843,6 +852,9 @@ _odori_timeline_pointer_drag (OdoriTimeline   *self,
     case MODE_DOWNBEAT:
       _odori_timeline_downbeat_update (self, x);
       break;
+    case MODE_BEAT:
+      _odori_timeline_beat_update (self, x);
+      break;
     case MODE_NONE:
     default:
       break;
@@ -866,6 +878,9 @@ _odori_timeline_pointer_release (OdoriTimeline *self,
       break;
     case MODE_DOWNBEAT:
       _odori_timeline_downbeat_end (self, FALSE);
+      break;
+    case MODE_BEAT:
+      _odori_timeline_beat_end (self, FALSE);
       break;
     case MODE_PRESS_EDGE:
     case MODE_PRESS_BLOCK:
@@ -909,6 +924,8 @@ _odori_timeline_pointer_cancel (OdoriTimeline *self)
     cancel_shape (self);
   if (self->mode == MODE_DOWNBEAT)
     _odori_timeline_downbeat_end (self, TRUE);
+  if (self->mode == MODE_BEAT)
+    _odori_timeline_beat_end (self, TRUE);
   g_clear_pointer (&self->band_base, g_ptr_array_unref);
   self->mode = MODE_NONE;
   gtk_widget_queue_draw (GTK_WIDGET (self));

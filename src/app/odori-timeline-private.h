@@ -77,6 +77,7 @@ typedef enum
   MODE_PRESS_EDGE,   /* pressed on an edge or the blend handle, not dragged yet */
   MODE_SHAPE,        /* dragging an edge (trim, Ctrl: speed) or the blend handle */
   MODE_DOWNBEAT,     /* dragging the downbeat handle on the ruler */
+  MODE_BEAT,         /* dragging a beat mark of a beat list on the ruler */
 } Mode;
 
 /* Where on a block the pointer is: what a drag there does. */
@@ -89,7 +90,7 @@ typedef enum
 } Edge;
 
 /* A live drag: applied unrecorded as it goes, recorded as one step at its end. */
-#define MODE_IS_LIVE(m) ((m) == MODE_MOVE || (m) == MODE_SHAPE || (m) == MODE_DOWNBEAT)
+#define MODE_IS_LIVE(m) ((m) == MODE_MOVE || (m) == MODE_SHAPE || (m) == MODE_DOWNBEAT || (m) == MODE_BEAT)
 
 struct _OdoriTimeline
 {
@@ -203,6 +204,12 @@ struct _OdoriTimeline
    * the pointer */
   OdoriScoreMusic       downbeat_before;
   double                downbeat_grab;
+
+  /* Dragging a beat mark of a beat list: its beat, the list at the press (grid_beats
+   * changes as it goes), and the mark's offset from the pointer */
+  gint64                beat_drag;
+  GArray               *beat_before;
+  double                beat_grab;
 
   /* Detect Tempo running: its cancellable and progress (0 to 1) */
   GCancellable         *detect_cancellable;
@@ -336,6 +343,18 @@ void              _odori_timeline_downbeat_begin        (OdoriTimeline *self,
 void              _odori_timeline_downbeat_update       (OdoriTimeline *self,
                                                          double         x);
 void              _odori_timeline_downbeat_end          (OdoriTimeline *self,
+                                                         gboolean       cancel);
+/* The beat of a beat list whose mark is within DOWNBEAT_PX of X on the ruler, or FALSE
+ * (no beat list, or no mark there). */
+gboolean          _odori_timeline_beat_mark_at          (OdoriTimeline *self,
+                                                         double         x,
+                                                         gint64        *beat);
+void              _odori_timeline_beat_begin            (OdoriTimeline *self,
+                                                         double         x,
+                                                         gint64         beat);
+void              _odori_timeline_beat_update           (OdoriTimeline *self,
+                                                         double         x);
+void              _odori_timeline_beat_end              (OdoriTimeline *self,
                                                          gboolean       cancel);
 /* A tap at TIME (monotonic µs). */
 void              _odori_timeline_tap                   (OdoriTimeline *self,

@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "odori-beats.h"
 #include "odori-document-private.h"
 
 G_DEFINE_FINAL_TYPE (OdoriDocument, odori_document, G_TYPE_OBJECT)
@@ -438,6 +439,26 @@ relative_to (const char *dir,
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
+/* A music line as a score moved to NEW_DIR writes it: WRITTEN (as written, or NULL for
+ * none) when SAME_DIR (it stays valid), else RESOLVED (the file's absolute path) relative
+ * to NEW_DIR when the file is in NEW_DIR or below it, else RESOLVED. */
+static char *
+music_path_for (gboolean    same_dir,
+                const char *new_dir,
+                const char *written,
+                const char *resolved)
+{
+  gsize n = strlen (new_dir);
+
+  if (written == NULL || resolved == NULL || same_dir)
+    return g_strdup (written);
+  if (n > 0 && new_dir[n - 1] == G_DIR_SEPARATOR)
+    n--;
+  if (strncmp (resolved, new_dir, n) == 0 && resolved[n] == G_DIR_SEPARATOR && resolved[n + 1] != '\0')
+    return g_strdup (resolved + n + 1);
+  return g_strdup (resolved);
+}
+
 gboolean
 odori_document_save_copy (OdoriDocument  *self,
                           const char     *path,
@@ -469,6 +490,14 @@ odori_document_save (OdoriDocument  *self,
   g_autofree char *abs_path = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *index_path = NULL;
+  g_autofree char *old_dir = NULL;
+  g_autofree char *abs_old_dir = NULL;
+  g_autofree char *abs_music = NULL;
+  g_autofree char *abs_beats = NULL;
+  g_autofree char *music_path = NULL;
+  g_autofree char *beats_path = NULL;
+  char            *kept_music, *kept_beats;
+  gboolean         same_dir, saved;
   g_autofree char *old_title = NULL;
   g_autofree char *new_title = NULL;
 
@@ -487,9 +516,27 @@ odori_document_save (OdoriDocument  *self,
     }
   else
     index_path = g_strdup (self->score->index_path);
-
-  if (!odori_document_save_copy (self, abs_path, index_path, error))
+  /* The music lines follow the score to its new place (an unsaved score's are absolute). */
+  old_dir = self->score->path != NULL ? g_path_get_dirname (self->score->path) : NULL;
+  abs_old_dir = old_dir != NULL ? g_canonicalize_filename (old_dir, NULL) : NULL;
+  same_dir = g_strcmp0 (abs_old_dir, dir) == 0;
+  abs_music = odori_score_dup_music_path (self->score);
+  abs_beats = odori_score_dup_beats_path (self->score);
+  music_path = music_path_for (same_dir, dir, self->score->music.path, abs_music);
+  beats_path = music_path_for (same_dir, dir, self->score->music.beats_path, abs_beats);
+  kept_music = self->score->music.path;
+  kept_beats = self->score->music.beats_path;
+  self->score->music.path = music_path;
+  self->score->music.beats_path = beats_path;
+  saved = odori_document_save_copy (self, abs_path, index_path, error);
+  self->score->music.path = kept_music;
+  self->score->music.beats_path = kept_beats;
+  if (!saved)
     return FALSE;
+  g_free (self->score->music.path);
+  self->score->music.path = g_steal_pointer (&music_path);
+  g_free (self->score->music.beats_path);
+  self->score->music.beats_path = g_steal_pointer (&beats_path);
 
   old_title = odori_document_dup_title (self);
   g_free (self->score->index_path);
@@ -683,6 +730,29 @@ touched_frames (OdoriDocument  *self,
   *last = CLAMP ((gint64) hi + MAX (blend, 0), (gint64) *first, (gint64) n);
 }
 
+/* Writes the beat list EDIT leaves (applied FORWARD or reverted) into the score's
+ * "# Beats:" file, atomically; TRUE when the edit sets no beat list. */
+static gboolean
+write_beats (OdoriDocument  *self,
+             OdoriScoreEdit *edit,
+             gboolean        forward,
+             GError        **error)
+{
+  g_autofree char *path = NULL;
+  GArray          *times;
+
+  if (!odori_score_edit_get_sets_beats (edit))
+    return TRUE;
+  times = odori_score_edit_get_beats (edit, forward);
+  path = odori_score_dup_beats_path (self->score);
+  if (path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The score has no beat list"));
+      return FALSE;
+    }
+  return odori_beats_save ((const double *) (void *) times->data, times->len, path, error);
+}
+
 /* Applies (FORWARD) or reverts EDIT, recomposes once, emits "changed" once; a refused
  * edit leaves the score and its composition as they were and emits nothing. */
 static gboolean
@@ -708,10 +778,16 @@ run_edit (OdoriDocument   *self,
   /* A track that goes away is known only before. */
   if (position >= 0 && (guint) position < self->score->parts->len)
     part_code = g_strdup (((OdoriScorePart *) g_ptr_array_index (self->score->parts, position))->code);
+  /* The beat list first: the file may refuse, and then nothing has changed. */
+  if (!write_beats (self, edit, forward, error))
+    return FALSE;
   ok = forward ? odori_score_edit_apply (edit, self->score, error)
                : odori_score_edit_revert (edit, self->score, error);
   if (!ok)
-    return FALSE;
+    {
+      write_beats (self, edit, !forward, NULL);
+      return FALSE;
+    }
   recompose (self);
   if (composed && self->compose_error != NULL)
     {
@@ -722,6 +798,7 @@ run_edit (OdoriDocument   *self,
         odori_score_edit_revert (edit, self->score, NULL);
       else
         odori_score_edit_apply (edit, self->score, NULL);
+      write_beats (self, edit, !forward, NULL);
       recompose (self);
       g_propagate_error (error, g_steal_pointer (&why));
       return FALSE;

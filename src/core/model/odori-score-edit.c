@@ -41,6 +41,8 @@ struct _OdoriScoreEdit
   gboolean        has_music;
   OdoriScoreMusic music_before;
   OdoriScoreMusic music_after;
+  GArray         *beats_before; /* double, with beats_after; NULL: no beat list */
+  GArray         *beats_after;
 };
 
 static void
@@ -88,6 +90,8 @@ odori_score_edit_free (OdoriScoreEdit *edit)
     }
   odori_score_music_clear (&edit->music_before);
   odori_score_music_clear (&edit->music_after);
+  g_clear_pointer (&edit->beats_before, g_array_unref);
+  g_clear_pointer (&edit->beats_after, g_array_unref);
   g_free (edit);
 }
 
@@ -272,6 +276,51 @@ odori_score_edit_get_sets_music (OdoriScoreEdit *edit)
   return edit->has_music && !odori_score_music_equal (&edit->music_before, &edit->music_after);
 }
 
+static GArray *
+times_copy (GArray *times)
+{
+  GArray *copy = g_array_sized_new (FALSE, FALSE, sizeof (double), times->len);
+
+  g_array_append_vals (copy, times->data, times->len);
+  return copy;
+}
+
+void
+odori_score_edit_set_beats (OdoriScoreEdit *edit,
+                            GArray         *before,
+                            GArray         *after)
+{
+  g_return_if_fail (edit != NULL);
+  g_return_if_fail (before != NULL && g_array_get_element_size (before) == sizeof (double));
+  g_return_if_fail (after != NULL && g_array_get_element_size (after) == sizeof (double));
+  g_return_if_fail (edit->part_op == PART_OP_NONE);
+
+  if (edit->beats_before == NULL)
+    edit->beats_before = times_copy (before);
+  g_clear_pointer (&edit->beats_after, g_array_unref);
+  edit->beats_after = times_copy (after);
+}
+
+gboolean
+odori_score_edit_get_sets_beats (OdoriScoreEdit *edit)
+{
+  g_return_val_if_fail (edit != NULL, FALSE);
+
+  return edit->beats_before != NULL &&
+         (edit->beats_before->len != edit->beats_after->len ||
+          memcmp (edit->beats_before->data, edit->beats_after->data,
+                  edit->beats_before->len * sizeof (double)) != 0);
+}
+
+GArray *
+odori_score_edit_get_beats (OdoriScoreEdit *edit,
+                            gboolean        forward)
+{
+  g_return_val_if_fail (edit != NULL, NULL);
+
+  return forward ? edit->beats_after : edit->beats_before;
+}
+
 /* The score's field of HEADER. */
 static char **
 score_header (OdoriScore       *score,
@@ -303,7 +352,8 @@ odori_score_edit_insert_part (OdoriScoreEdit     *edit,
   g_return_if_fail (code != NULL && code[0] != '\0');
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
                     edit->added->len == 0 && !edit->has_blend && !edit->has_foot_lock &&
-                    !odori_score_edit_get_sets_header (edit) && !edit->has_music);
+                    !odori_score_edit_get_sets_header (edit) && !edit->has_music &&
+                    edit->beats_before == NULL);
 
   model.code = (char *) code;
   model.sensors = (char **) sensors;
@@ -322,7 +372,8 @@ odori_score_edit_remove_part (OdoriScoreEdit       *edit,
   g_return_if_fail (part != NULL);
   g_return_if_fail (edit->part_op == PART_OP_NONE && edit->removed->len == 0 &&
                     edit->added->len == 0 && !edit->has_blend && !edit->has_foot_lock &&
-                    !odori_score_edit_get_sets_header (edit) && !edit->has_music);
+                    !odori_score_edit_get_sets_header (edit) && !edit->has_music &&
+                    edit->beats_before == NULL);
 
   edit->part = odori_score_part_copy (part);
   edit->part_op = PART_OP_REMOVE;
@@ -337,7 +388,8 @@ odori_score_edit_is_empty (OdoriScoreEdit *edit)
   return edit->part_op == PART_OP_NONE && edit->removed->len == 0 && edit->added->len == 0 &&
          (!edit->has_blend || edit->blend_before == edit->blend_after) &&
          (!edit->has_foot_lock || edit->foot_lock_before == edit->foot_lock_after) &&
-         !odori_score_edit_get_sets_header (edit) && !odori_score_edit_get_sets_music (edit);
+         !odori_score_edit_get_sets_header (edit) && !odori_score_edit_get_sets_music (edit) &&
+         !odori_score_edit_get_sets_beats (edit);
 }
 
 GArray *

@@ -110,6 +110,19 @@ void              odori_score_edit_set_music       (OdoriScoreEdit        *edit,
                                                     const OdoriScoreMusic *after);
 /* Whether the edit sets the music lines (to other values). */
 gboolean          odori_score_edit_get_sets_music  (OdoriScoreEdit       *edit);
+/* BEFORE and AFTER are the times of the score's "# Beats:" file (GArray of double, as
+ * odori_beats_load () reads them): a beat mark moved. Copied; recorded twice, the first
+ * BEFORE and the last AFTER count. The score does not hold the list: applying and
+ * reverting leave it as it is, and the document writes the list the edit leaves into
+ * the file (odori_document_apply_edit ()). */
+void              odori_score_edit_set_beats       (OdoriScoreEdit       *edit,
+                                                    GArray               *before,
+                                                    GArray               *after);
+/* Whether the edit sets the beat list (to other times). */
+gboolean          odori_score_edit_get_sets_beats  (OdoriScoreEdit       *edit);
+/* The beat list applying (FORWARD) or reverting leaves; NULL when the edit sets none. */
+GArray           *odori_score_edit_get_beats       (OdoriScoreEdit       *edit,
+                                                    gboolean              forward);
 /* A track edit stands alone: it records no symbols, no blend and no header. */
 void              odori_score_edit_insert_part     (OdoriScoreEdit       *edit,
                                                     guint                 position,
