@@ -589,6 +589,14 @@ test_modifier_errors (void)
     g_assert_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_NUMBER);
     g_assert_nonnull (strstr (error->message, "dance.dds:1: \"# FootLock:\" must be on or off"));
   }
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(OdoriScore) score = load_data ("dance.dds", "# Music: song\001.ogg\n", -1, &error);
+
+    g_assert_null (score);
+    g_assert_nonnull (strstr (error->message, "dance.dds:1: expected a file name after \"# Music:\""));
+  }
 }
 
 static void

@@ -710,6 +710,9 @@ parse_music_number (Parser     *parser,
   return TRUE;
 }
 
+static gboolean has_control (const char *p,
+                             const char *end);
+
 static gboolean
 parse_music_line (Parser      *parser,
                   HeaderKey    key,
@@ -775,10 +778,21 @@ parse_music_line (Parser      *parser,
                               _("expected the seconds of music at frame 1, from -86400 to 86400, "
                                 "after \"# MusicOffset:\", like 0 or -2.5, got \"%s\""), got);
     case KEY_MUSIC:
-      g_free (music->path);
-      music->path = dup_or_null (value, end);
-      return TRUE;
     case KEY_BEATS:
+      /* A path with a control character is not a file anyone named, and the writer could
+       * not write it back as it was (fuzz-score). */
+      if (has_control (value, end))
+        return odori_set_error (error, ODORI_SCORE_ERROR, ODORI_SCORE_ERROR_MUSIC, parser->path,
+                                parser->lineno,
+                                _("expected a file name after \"# %s:\", got \"%s\" (it holds a "
+                                  "control character)"),
+                                key == KEY_MUSIC ? "Music" : "Beats", got);
+      if (key == KEY_MUSIC)
+        {
+          g_free (music->path);
+          music->path = dup_or_null (value, end);
+          return TRUE;
+        }
       g_free (music->beats_path);
       music->beats_path = dup_or_null (value, end);
       return TRUE;
