@@ -5,7 +5,8 @@
  * Open Music through the primary menu and the file chooser with real events, Remove
  * Music and Undo; the music lane's waveform drawn (a screenshot under Xvfb, written to
  * the build directory as music-lane.png); the offset dragged with the mouse, undone and
- * cancelled with Escape; playback following the music; a score whose music is missing.
+ * cancelled with Escape; the lane's place, under the ruler and above the tracks, as it
+ * scrolls; playback following the music; a score whose music is missing.
  * The music plays into "fakesink sync=true" (ODORI_AUDIO_SINK).
  */
 #include "config.h"
@@ -15,6 +16,7 @@
 #include "app-input-util.h"
 #include "music-test-util.h"
 #include "odori-music-lane.h"
+#include "odori-timeline-private.h"
 
 static char *music_path;
 
@@ -185,7 +187,42 @@ test_remove (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The waveform is drawn: a screenshot of the window to look at, and its pixels. */
+/* Whether the pixel at X, Y of PIXELS (B G R A, little endian) is the waveform's blue. */
+static gboolean
+is_blue (const guchar *pixels,
+         int           stride,
+         int           x,
+         int           y)
+{
+  const guchar *p = pixels + (gsize) y * stride + 4 * x;
+
+  return p[0] > 150 && p[2] < 120;
+}
+
+/* How many rows of column X, Y0 to Y1, are clearly bluer than they are red: a click of
+ * the waveform is a tall column (the silence between clicks a line a pixel or two
+ * high). */
+static int
+blue_rows (const guchar *pixels,
+           int           stride,
+           int           x,
+           int           y0,
+           int           y1)
+{
+  int n = 0;
+
+  for (int y = y0; y < y1; y++)
+    {
+      const guchar *p = pixels + (gsize) y * stride + 4 * x;
+
+      n += p[0] > p[2] + 60;
+    }
+  return n;
+}
+
+/* The waveform is drawn: a screenshot of the window to look at, and its pixels. With the
+ * clicks' tempo set, each beat mark of the ruler stands right above a click of the
+ * lane. */
 static void
 test_screenshot (void)
 {
@@ -195,13 +232,29 @@ test_screenshot (void)
   g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
                                            "music-lane.png", NULL);
   g_autofree guchar *pixels = NULL;
-  graphene_point_t   origin;
+  g_autoptr(GError) error = NULL;
+  graphene_point_t   origin, timeline_origin;
   int                width, height, stride, blue = 0;
   double             ppf;
+  OdoriScoreMusic    music = { 0 };
+  OdoriScoreEdit    *edit;
+  OdoriBeatGrid     *grid;
+  guint              aligned = 0, counted = 0;
+  double             playhead_x;
 
   SKIP_WITHOUT_DISPLAY ();
   window = sample_with_music ();
   lane = lane_of (window);
+  /* The clicks' tempo: 120 bpm from 0.5 s (main ()). */
+  odori_score_music_copy (&score_of (window)->music, &music);
+  music.tempo = 120;
+  music.has_downbeat = TRUE;
+  music.downbeat = 0.5;
+  edit = odori_score_edit_new ("Tempo");
+  odori_score_edit_set_music (edit, &score_of (window)->music, &music);
+  g_assert_true (odori_undo_apply (window->undo, edit, &error));
+  g_assert_no_error (error);
+  odori_score_music_clear (&music);
   odori_session_set_frame (odori_window_get_session (window), 150);
   pump (300);
   ppf = odori_timeline_get_pixels_per_frame (window->timeline);
@@ -230,13 +283,42 @@ test_screenshot (void)
                                            &GRAPHENE_POINT_INIT (0, 0), &origin));
   for (int y = (int) origin.y; y < (int) origin.y + gtk_widget_get_height (GTK_WIDGET (lane)) && y < height; y++)
     for (int x = (int) origin.x + 160; x < MIN ((int) origin.x + gtk_widget_get_width (GTK_WIDGET (lane)), width); x++)
-      {
-        const guchar *p = pixels + (gsize) y * stride + 4 * x; /* B G R A (little endian) */
-
-        if (p[0] > 150 && p[2] < 120)
-          blue++;
-      }
+      if (is_blue (pixels, stride, x, y))
+        blue++;
   g_assert_cmpint (blue, >, 200);
+
+  /* Beats 0 to 20 (0.5 s to 10.5 s): the ruler's mark of each (at its frame) has a click
+   * column of the lane within two pixels. */
+  grid = odori_timeline_get_beat_grid (window->timeline);
+  g_assert_nonnull (grid);
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (window->timeline), GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT (0, 0), &timeline_origin));
+  playhead_x = timeline_origin.x +
+               odori_timeline_x_for_frame (window->timeline,
+                                           odori_session_get_frame (odori_window_get_session (window)) + 0.5);
+  for (gint64 k = 0; k <= 20; k++)
+    {
+      double   x = timeline_origin.x +
+                 odori_timeline_x_for_frame (window->timeline, (double) odori_beat_grid_beat_frame (grid, k));
+      int      y0 = (int) origin.y + 1, y1 = MIN ((int) origin.y + gtk_widget_get_height (GTK_WIDGET (lane)) - 1, height);
+      gboolean found = FALSE;
+
+      if (x < timeline_origin.x + HEADER_WIDTH + 2 || x + 2 >= MIN (width, timeline_origin.x +
+                                                                   gtk_widget_get_width (GTK_WIDGET (lane))))
+        continue;
+      /* the playhead's red line hides the click under it */
+      if (fabs (x - playhead_x) < 4)
+        continue;
+      counted++;
+      for (int dx = -2; dx <= 2 && !found; dx++)
+        found = blue_rows (pixels, stride, (int) round (x) + dx, y0, y1) >= 8;
+      if (!found)
+        g_test_message ("beat %" G_GINT64_FORMAT ": no click in the lane under x %.1f", k, x);
+      aligned += found;
+    }
+  g_printerr ("# screenshot: %u of %u beat marks in view stand above a click\n", aligned, counted);
+  g_assert_cmpuint (counted, >=, 15);
+  g_assert_cmpuint (aligned, ==, counted);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -282,6 +364,118 @@ test_offset_drag (void)
   input_drag_full (w, x0, y, x0 - 80, y, 8, NULL, TRUE);
   g_assert_cmpfloat (score_of (window)->music.offset, ==, before);
   g_assert_cmpuint (odori_undo_get_n_steps (window->undo), ==, steps);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* WIDGET's bounds in the timeline's coordinates. */
+static graphene_rect_t
+bounds_in (GtkWidget     *widget,
+           OdoriTimeline *timeline)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (timeline), &bounds));
+  return bounds;
+}
+
+/* The lane sits under the ruler and the tracks start under it; without music there is
+ * no gap; it scrolls sideways with the tracks and stays put when they scroll up and
+ * down; a real drag at its place in the timeline moves the music. */
+static void
+test_lane_place (void)
+{
+  OdoriWindow    *window;
+  OdoriTimeline  *timeline;
+  OdoriMusicLane *lane;
+  GtkWidget      *w, *scroller;
+  GtkAdjustment  *vadj = NULL, *hadj = NULL;
+  graphene_rect_t bounds;
+  graphene_point_t lane_top, timeline_top;
+  double          lane_h, ppf, ft, before, y;
+  guint           steps;
+
+  SKIP_WITHOUT_DISPLAY ();
+  window = sample_with_music ();
+  timeline = window->timeline;
+  lane = lane_of (window);
+  w = GTK_WIDGET (lane);
+  g_assert_true (gtk_widget_get_parent (w) == GTK_WIDGET (timeline));
+
+  /* Ruler (0 to RULER_HEIGHT), the lane, then the first track. */
+  bounds = bounds_in (w, timeline);
+  lane_h = bounds.size.height;
+  g_assert_cmpfloat (bounds.origin.y, ==, RULER_HEIGHT);
+  g_assert_cmpfloat (lane_h, ==, ODORI_MUSIC_LANE_HEIGHT);
+  g_assert_cmpfloat (bounds.origin.x, ==, 0);
+  g_assert_cmpfloat (bounds.size.width, ==, gtk_widget_get_width (GTK_WIDGET (timeline)));
+  g_assert_cmpfloat (odori_timeline_get_tracks_top (timeline), ==, RULER_HEIGHT + lane_h);
+  g_assert_cmpfloat (odori_timeline_y_for_track (timeline, 0) - ROW_HEIGHT / 2.0, ==,
+                     bounds.origin.y + bounds.size.height);
+  g_assert_cmpint (odori_timeline_track_at_y (timeline, RULER_HEIGHT + lane_h - 1), ==, -1);
+  g_assert_cmpint (odori_timeline_track_at_y (timeline, RULER_HEIGHT + lane_h + 1), ==, 0);
+  /* In the window, too: the lane's top is the timeline's top plus the ruler. */
+  g_assert_true (gtk_widget_compute_point (w, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (0, 0), &lane_top));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (timeline), GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT (0, 0), &timeline_top));
+  g_assert_cmpfloat (lane_top.y - timeline_top.y, ==, RULER_HEIGHT);
+  /* What the pointer finds there is the lane, under the ruler: the ruler is not. */
+  g_assert_true (gtk_widget_pick (GTK_WIDGET (timeline), 400, RULER_HEIGHT + lane_h / 2, GTK_PICK_DEFAULT) == w);
+  g_assert_true (gtk_widget_pick (GTK_WIDGET (timeline), 400, RULER_HEIGHT / 2.0, GTK_PICK_DEFAULT) ==
+                 GTK_WIDGET (timeline));
+
+  /* A real drag at the lane's place in the timeline moves the music, one step. */
+  ppf = odori_timeline_get_pixels_per_frame (timeline);
+  ft = odori_session_get_frame_time (odori_window_get_session (window));
+  steps = odori_undo_get_n_steps (window->undo);
+  y = RULER_HEIGHT + lane_h / 2;
+  input_drag (GTK_WIDGET (timeline), 320, y, 370, y);
+  g_assert_cmpfloat (fabs (score_of (window)->music.offset - (-50 / ppf * ft)), <, 1.5 / ppf * ft + 0.001);
+  g_assert_cmpuint (odori_undo_get_n_steps (window->undo), ==, steps + 1);
+  g_assert_cmpstr (odori_undo_get_undo_label (window->undo), ==, "Move Music");
+  /* A drag on the ruler above it scrubs: the music stays. */
+  before = score_of (window)->music.offset;
+  input_drag (GTK_WIDGET (timeline), 320, RULER_HEIGHT / 4.0, 400, RULER_HEIGHT / 4.0);
+  g_assert_cmpfloat (score_of (window)->music.offset, ==, before);
+  g_assert_cmpuint (odori_timeline_frame_at_x (timeline, 400), ==,
+                    odori_session_get_frame (odori_window_get_session (window)));
+  input_key (GTK_WIDGET (window), "ctrl+z");
+  g_assert_cmpfloat (score_of (window)->music.offset, ==, 0);
+
+  /* Sideways, the lane scrolls with the tracks: the music's start stays on frame 1. */
+  odori_timeline_zoom (timeline, 8);
+  g_object_get (timeline, "hadjustment", &hadj, "vadjustment", &vadj, NULL);
+  gtk_adjustment_set_value (hadj, 200);
+  pump (200);
+  g_assert_cmpfloat (gtk_adjustment_get_value (hadj), ==, 200);
+  g_assert_cmpfloat (fabs (odori_music_lane_x_for_time (lane, 0) - odori_timeline_x_for_frame (timeline, 1)), <, 1e-6);
+  g_assert_cmpfloat (odori_timeline_x_for_frame (timeline, 1), ==, HEADER_WIDTH - 200);
+  g_assert_cmpuint (odori_music_lane_get_n_columns (lane), >, 100);
+
+  /* Up and down, it stays under the ruler while the tracks move under it. */
+  scroller = gtk_widget_get_parent (GTK_WIDGET (timeline));
+  g_assert_true (GTK_IS_SCROLLED_WINDOW (scroller));
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 150);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 150);
+  WAIT_UNTIL (gtk_adjustment_get_upper (vadj) > gtk_adjustment_get_page_size (vadj) + ROW_HEIGHT, 3000);
+  g_assert_cmpfloat (gtk_adjustment_get_page_size (vadj), ==,
+                     gtk_widget_get_height (GTK_WIDGET (timeline)) - RULER_HEIGHT - lane_h);
+  gtk_adjustment_set_value (vadj, ROW_HEIGHT);
+  pump (200);
+  bounds = bounds_in (w, timeline);
+  g_assert_cmpfloat (bounds.origin.y, ==, RULER_HEIGHT);
+  g_assert_cmpfloat (odori_timeline_y_for_track (timeline, 1) - ROW_HEIGHT / 2.0, ==, RULER_HEIGHT + lane_h);
+  g_assert_cmpint (odori_timeline_track_at_y (timeline, RULER_HEIGHT + lane_h + 1), ==, 1);
+  g_assert_true (gtk_widget_pick (GTK_WIDGET (timeline), 400, RULER_HEIGHT + lane_h / 2, GTK_PICK_DEFAULT) == w);
+  gtk_adjustment_set_value (vadj, 0);
+  g_clear_object (&hadj);
+  g_clear_object (&vadj);
+
+  /* Without music: no lane, no gap. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "remove-music", NULL);
+  g_assert_false (gtk_widget_get_visible (w));
+  g_assert_cmpfloat (odori_timeline_get_tracks_top (timeline), ==, RULER_HEIGHT);
+  g_assert_cmpfloat (odori_timeline_y_for_track (timeline, 0), ==, RULER_HEIGHT + ROW_HEIGHT / 2.0);
+  g_assert_cmpint (odori_timeline_track_at_y (timeline, RULER_HEIGHT + 1), ==, 0);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -397,6 +591,7 @@ main (int   argc,
   g_test_add_func ("/app-music/remove", test_remove);
   g_test_add_func ("/app-music/screenshot", test_screenshot);
   g_test_add_func ("/app-music/offset-drag", test_offset_drag);
+  g_test_add_func ("/app-music/lane-place", test_lane_place);
   g_test_add_func ("/app-music/playback", test_playback);
   g_test_add_func ("/app-music/missing", test_missing);
   ret = g_test_run ();

@@ -606,6 +606,84 @@ test_autosave_recover (void)
   g_assert_cmpuint (orphans->len, ==, 0);
 }
 
+/* An autosave of a score with music beside it: the copy (in the autosave folder) names
+ * the music and the beat list absolutely, so that it opens with them; recovered, the
+ * score has its lines as it wrote them, and saved in place it writes them so again. */
+static void
+test_autosave_music_paths (void)
+{
+  g_autoptr(OdoriAutosave) autosave = odori_autosave_new ();
+  g_autoptr(OdoriDocument) recovered = odori_document_new ();
+  g_autoptr(GPtrArray) orphans = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("odori-autosave-music-XXXXXX", NULL);
+  g_autofree char *song = g_build_filename (dir, "music", "song.ogg", NULL);
+  g_autofree char *beats = g_build_filename (dir, "music", "song.beats", NULL);
+  g_autofree char *path = g_build_filename (dir, "dance.dds", NULL);
+  g_autofree char *copy = NULL;
+  g_autofree char *music_line = NULL;
+  g_autofree char *beats_line = NULL;
+  g_autofree char *resolved = NULL;
+  OdoriDocument   *doc = sample_document ();
+  OdoriUndo       *undo = odori_undo_new (doc);
+  OdoriScoreMusic  music = { .path = song, .beats_path = beats, .meter = 4 };
+  OdoriScore      *score;
+  guint            from, to;
+
+  set_music (undo, doc, &music);
+  g_assert_true (odori_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (file_has_line (path, "# Music: music" G_DIR_SEPARATOR_S "song.ogg"));
+  {
+    g_autoptr(OdoriScoreEdit) edit = move_first_symbol (doc, 2, &from, &to);
+
+    g_assert_true (odori_document_apply_edit (doc, edit, NULL));
+  }
+  g_assert_true (odori_document_get_dirty (doc));
+  g_assert_true (odori_autosave_save (autosave, doc, &error));
+  g_assert_no_error (error);
+  /* The score itself keeps its lines as written. */
+  score = odori_document_get_score (doc);
+  g_assert_cmpstr (score->music.path, ==, "music" G_DIR_SEPARATOR_S "song.ogg");
+  g_clear_object (&undo);
+  g_object_unref (doc);
+
+  orphans = odori_autosave_list_orphans (autosave);
+  g_assert_cmpuint (orphans->len, ==, 1);
+  copy = g_strdup (g_ptr_array_index (orphans, 0));
+  strcpy (copy + strlen (copy) - 4, ".dds");
+  music_line = g_strconcat ("# Music: ", song, NULL);
+  beats_line = g_strconcat ("# Beats: ", beats, NULL);
+  g_assert_true (file_has_line (copy, music_line));
+  g_assert_true (file_has_line (copy, beats_line));
+
+  g_assert_true (odori_autosave_recover (autosave, recovered, g_ptr_array_index (orphans, 0), &error));
+  g_assert_no_error (error);
+  score = odori_document_get_score (recovered);
+  g_assert_cmpstr (odori_document_get_path (recovered), ==, path);
+  g_assert_cmpstr (score->music.path, ==, "music" G_DIR_SEPARATOR_S "song.ogg");
+  g_assert_cmpstr (score->music.beats_path, ==, "music" G_DIR_SEPARATOR_S "song.beats");
+  resolved = odori_score_dup_music_path (score);
+  g_assert_cmpstr (resolved, ==, song);
+  g_clear_pointer (&resolved, g_free);
+  resolved = odori_score_dup_beats_path (score);
+  g_assert_cmpstr (resolved, ==, beats);
+  g_assert_cmpuint (score->music.meter, ==, 4);
+
+  /* Saved back in place: the lines the user's score had. */
+  g_assert_true (odori_document_save (recovered, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (file_has_line (path, "# Music: music" G_DIR_SEPARATOR_S "song.ogg"));
+  g_assert_true (file_has_line (path, "# Beats: music" G_DIR_SEPARATOR_S "song.beats"));
+  g_assert_false (odori_document_get_dirty (recovered));
+  odori_autosave_remove_document (autosave, recovered);
+  g_clear_pointer (&orphans, g_ptr_array_unref);
+  orphans = odori_autosave_list_orphans (autosave);
+  g_assert_cmpuint (orphans->len, ==, 0);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_session_preview_and_edit (void)
 {
@@ -802,6 +880,7 @@ main (int   argc,
   g_test_add_func ("/session/document/music-paths-follow-save", test_music_paths_follow_save);
   g_test_add_func ("/session/undo/beats-edit", test_beats_edit);
   g_test_add_func ("/session/autosave/recover", test_autosave_recover);
+  g_test_add_func ("/session/autosave/music-paths", test_autosave_music_paths);
   g_test_add_func ("/session/export/cancel", test_export_cancel);
   g_test_add_func ("/session/document/incremental-equals-fresh", test_incremental_equals_fresh);
   g_test_add_func ("/session/session/preview-and-edit", test_session_preview_and_edit);

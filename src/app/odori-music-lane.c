@@ -38,7 +38,6 @@ struct _OdoriMusicLane
 G_DEFINE_FINAL_TYPE (OdoriMusicLane, odori_music_lane, GTK_TYPE_WIDGET)
 
 static const GdkRGBA wave_color = { 0.21f, 0.52f, 0.89f, 0.9f };
-static const GdkRGBA playhead_color = { 0.89f, 0.11f, 0.14f, 1 };
 
 static OdoriScore *
 get_score (OdoriMusicLane *self)
@@ -163,15 +162,8 @@ odori_music_lane_snapshot (GtkWidget   *widget,
       gtk_snapshot_pop (snapshot);
     }
 
-  /* The playhead, continuing the timeline's */
-  if (self->session != NULL)
-    {
-      double x = lane_x (self, odori_timeline_x_for_frame (self->timeline,
-                                                           odori_session_get_frame (self->session)));
-
-      if (x >= header && x < width)
-        gtk_snapshot_append_color (snapshot, &playhead_color, &GRAPHENE_RECT_INIT (x, 0, 2, height));
-    }
+  /* No playhead of its own: the timeline draws one line through the ruler, this lane
+   * and the tracks, and the lane is not drawn again every frame while playing. */
 
   /* The header: what the lane is, and the loading */
   gtk_snapshot_append_color (snapshot, &bg, &GRAPHENE_RECT_INIT (0, 0, header, height));
@@ -475,10 +467,7 @@ odori_music_lane_set_session (OdoriMusicLane *self,
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
   if (session != NULL)
-    {
-      g_signal_connect_swapped (session, "notify::frame", G_CALLBACK (on_queue_draw_cb), self);
-      g_signal_connect_swapped (session, "motion-changed", G_CALLBACK (on_queue_draw_cb), self);
-    }
+    g_signal_connect_swapped (session, "motion-changed", G_CALLBACK (on_queue_draw_cb), self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

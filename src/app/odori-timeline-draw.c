@@ -556,7 +556,7 @@ snapshot_note (OdoriTimeline *self,
   pango_layout_get_pixel_size (layout, &w, &h);
   bx = CLAMP (x, HEADER_WIDTH + 8, paint->width - 8 - w);
   by = top + ROW_HEIGHT + 2;
-  if (by + h + 8 > paint->height && top - h - 10 >= RULER_HEIGHT)
+  if (by + h + 8 > paint->height && top - h - 10 >= TRACKS_TOP (self))
     by = top - h - 10;
   bg.alpha = 0.94f;
   rect (snapshot, &bg, bx - 4, by, w + 8, h + 8);
@@ -597,14 +597,14 @@ snapshot_lanes (OdoriTimeline *self,
 {
   guint n = _odori_timeline_n_parts (self);
   int t0 = (int) floor (_odori_timeline_vvalue (self) / ROW_HEIGHT);
-  int t1 = (int) floor ((_odori_timeline_vvalue (self) + paint->height - RULER_HEIGHT) / ROW_HEIGHT);
+  int t1 = (int) floor ((_odori_timeline_vvalue (self) + paint->height - TRACKS_TOP (self)) / ROW_HEIGHT);
   double end_x = odori_timeline_x_for_frame (self, paint->end + 1);
 
   t0 = CLAMP (t0, 0, (int) n);
   t1 = MIN (t1, (int) n - 1);
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, (float) TRACKS_TOP (self),
                                                          (float) (paint->width - HEADER_WIDTH),
-                                                         (float) (paint->height - RULER_HEIGHT)));
+                                                         (float) (paint->height - TRACKS_TOP (self))));
   for (int t = t0; t <= t1; t++)
     {
       double y = _odori_timeline_row_top (self, t);
@@ -635,8 +635,8 @@ snapshot_lanes (OdoriTimeline *self,
     }
   /* Where the dance ends. */
   if (end_x > HEADER_WIDTH && end_x < paint->width)
-    rect (snapshot, &paint->line, end_x, RULER_HEIGHT, 1,
-          MIN (paint->height, _odori_timeline_row_top (self, n)) - RULER_HEIGHT);
+    rect (snapshot, &paint->line, end_x, TRACKS_TOP (self), 1,
+          MIN (paint->height, _odori_timeline_row_top (self, n)) - TRACKS_TOP (self));
   snapshot_drop_ghost (self, snapshot, paint);
   if (self->mode == MODE_MOVE && self->drag_refusal != NULL)
     snapshot_note (self, snapshot, paint, self->drag_refusal, self->press_x,
@@ -945,10 +945,10 @@ snapshot_header (OdoriTimeline *self,
   OdoriIndex *index = odori_document_get_index (self->document);
   guint n = _odori_timeline_n_parts (self);
 
-  rect (snapshot, &paint->header_bg, 0, RULER_HEIGHT, HEADER_WIDTH, paint->height - RULER_HEIGHT);
+  rect (snapshot, &paint->header_bg, 0, TRACKS_TOP (self), HEADER_WIDTH, paint->height - TRACKS_TOP (self));
   rect (snapshot, &paint->line, HEADER_WIDTH - 1, 0, 1, paint->height);
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, HEADER_WIDTH - 1,
-                                                         (float) (paint->height - RULER_HEIGHT)));
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, (float) TRACKS_TOP (self), HEADER_WIDTH - 1,
+                                                         (float) (paint->height - TRACKS_TOP (self))));
   for (guint t = 0; t < n; t++)
     {
       OdoriScorePart *part = _odori_timeline_get_part (self, t);
@@ -956,7 +956,7 @@ snapshot_header (OdoriTimeline *self,
       double y = _odori_timeline_row_top (self, t);
       g_autofree char *markup = NULL;
 
-      if (y + ROW_HEIGHT < RULER_HEIGHT)
+      if (y + ROW_HEIGHT < TRACKS_TOP (self))
         continue;
       if (y > paint->height)
         break;
@@ -1005,18 +1005,21 @@ _odori_timeline_snapshot (GtkWidget   *widget,
   snapshot_lanes (self, snapshot, &paint);
   snapshot_ruler (self, snapshot, &paint);
   snapshot_header (self, snapshot, &paint);
+  /* The lane under the ruler (the music), then the playhead through all of them. */
+  if (self->lane != NULL)
+    gtk_widget_snapshot_child (widget, self->lane, snapshot);
   snapshot_playhead (self, snapshot, &paint);
   /* Seam marks above the playhead, which would hide them. */
   {
     guint n = _odori_timeline_n_parts (self);
     int t0 = (int) floor (_odori_timeline_vvalue (self) / ROW_HEIGHT);
-    int t1 = (int) floor ((_odori_timeline_vvalue (self) + paint.height - RULER_HEIGHT) / ROW_HEIGHT);
+    int t1 = (int) floor ((_odori_timeline_vvalue (self) + paint.height - TRACKS_TOP (self)) / ROW_HEIGHT);
 
     t0 = CLAMP (t0, 0, (int) n);
     t1 = MIN (t1, (int) n - 1);
-    gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, RULER_HEIGHT,
+    gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (HEADER_WIDTH, (float) TRACKS_TOP (self),
                                                            (float) (paint.width - HEADER_WIDTH),
-                                                           (float) (paint.height - RULER_HEIGHT)));
+                                                           (float) (paint.height - TRACKS_TOP (self))));
     if (t0 <= t1)
       snapshot_seams (self, snapshot, &paint, (guint) t0, (guint) t1);
     gtk_snapshot_pop (snapshot);

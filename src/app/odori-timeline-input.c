@@ -780,8 +780,8 @@ update_band (OdoriTimeline *self,
   /* In content coordinates: frames and rows. */
   fx0 = 1 + (MIN (self->band_x0, self->band_x1) - HEADER_WIDTH) / self->ppf;
   fx1 = 1 + (MAX (self->band_x0, self->band_x1) - HEADER_WIDTH) / self->ppf;
-  ry0 = (MIN (self->band_y0, self->band_y1) - RULER_HEIGHT) / ROW_HEIGHT;
-  ry1 = (MAX (self->band_y0, self->band_y1) - RULER_HEIGHT) / ROW_HEIGHT;
+  ry0 = (MIN (self->band_y0, self->band_y1) - TRACKS_TOP (self)) / ROW_HEIGHT;
+  ry1 = (MAX (self->band_y0, self->band_y1) - TRACKS_TOP (self)) / ROW_HEIGHT;
 
   _odori_timeline_sel_clear (self);
   if (self->band_base != NULL)

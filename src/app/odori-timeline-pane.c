@@ -24,14 +24,20 @@ struct _OdoriTimelinePane
   OdoriUndo     *undo;
   GSignalGroup  *undo_signals;
 
-  GMenu           *add_track_section;
-  GMenuModel      *block_menu;
-  GtkToggleButton *snap_button;
-  GtkLabel        *timeline_status;
-  OdoriTimeline   *timeline;
-  OdoriInspector  *inspector;
-  OdoriMusicLane  *music_lane;
+  GMenu             *add_track_section;
+  GMenuModel        *block_menu;
+  GtkToggleButton   *snap_button;
+  GtkLabel          *timeline_status;
+  GtkScrolledWindow *timeline_scroller;
+  OdoriTimeline     *timeline;
+  OdoriInspector    *inspector;
+  OdoriMusicLane    *music_lane; /* a child of the timeline, under its ruler */
 };
+
+/* The tracks' room in the scrolled window without music (the .ui's content heights);
+ * the music lane adds its own height so that showing it leaves the tracks theirs. */
+#define SCROLLER_MIN_HEIGHT 240
+#define SCROLLER_MAX_HEIGHT 340
 
 G_DEFINE_FINAL_TYPE (OdoriTimelinePane, odori_timeline_pane, GTK_TYPE_WIDGET)
 
@@ -185,8 +191,28 @@ odori_timeline_pane_class_init (OdoriTimelinePaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, timeline_status);
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, timeline);
   gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, inspector);
-  gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, music_lane);
+  gtk_widget_class_bind_template_child (widget_class, OdoriTimelinePane, timeline_scroller);
   gtk_widget_class_set_css_name (widget_class, "odori-timeline-pane");
+}
+
+static void
+on_lane_visible_cb (OdoriTimelinePane *self)
+{
+  int lane = 0;
+
+  if (gtk_widget_get_visible (GTK_WIDGET (self->music_lane)))
+    gtk_widget_measure (GTK_WIDGET (self->music_lane), GTK_ORIENTATION_VERTICAL, -1, NULL, &lane, NULL, NULL);
+  /* GTK refuses a minimum above the maximum: grow the maximum first, shrink it last. */
+  if (SCROLLER_MAX_HEIGHT + lane > gtk_scrolled_window_get_max_content_height (self->timeline_scroller))
+    {
+      gtk_scrolled_window_set_max_content_height (self->timeline_scroller, SCROLLER_MAX_HEIGHT + lane);
+      gtk_scrolled_window_set_min_content_height (self->timeline_scroller, SCROLLER_MIN_HEIGHT + lane);
+    }
+  else
+    {
+      gtk_scrolled_window_set_min_content_height (self->timeline_scroller, SCROLLER_MIN_HEIGHT + lane);
+      gtk_scrolled_window_set_max_content_height (self->timeline_scroller, SCROLLER_MAX_HEIGHT + lane);
+    }
 }
 
 static void
@@ -195,7 +221,13 @@ odori_timeline_pane_init (OdoriTimelinePane *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   odori_timeline_set_context_menu (self->timeline, self->block_menu);
+  /* The music lane lives in the timeline, between the ruler and the tracks. */
+  self->music_lane = ODORI_MUSIC_LANE (odori_music_lane_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->music_lane), FALSE);
+  odori_timeline_set_lane (self->timeline, GTK_WIDGET (self->music_lane));
   odori_music_lane_set_timeline (self->music_lane, self->timeline);
+  g_signal_connect_object (self->music_lane, "notify::visible", G_CALLBACK (on_lane_visible_cb),
+                           self, G_CONNECT_SWAPPED);
   g_object_bind_property (self->snap_button, "active", self->timeline, "snap",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->timeline, "selection-changed", G_CALLBACK (update_status),
@@ -311,7 +343,8 @@ odori_timeline_pane_get_inspector (OdoriTimelinePane *self)
 /**
  * odori_timeline_pane_get_music_lane:
  *
- * Returns: (transfer none): the music lane above the timeline's tracks
+ * Returns: (transfer none): the music lane, under the timeline's ruler and above its
+ *   tracks
  */
 OdoriMusicLane *
 odori_timeline_pane_get_music_lane (OdoriTimelinePane *self)

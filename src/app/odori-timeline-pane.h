@@ -28,7 +28,8 @@ void            odori_timeline_pane_set_undo (OdoriTimelinePane *self,
                                               OdoriUndo         *undo);
 OdoriTimeline  *odori_timeline_pane_get_timeline (OdoriTimelinePane *self);
 OdoriInspector *odori_timeline_pane_get_inspector (OdoriTimelinePane *self);
-/* The music lane above the tracks (hidden without music). */
+/* The music lane, under the timeline's ruler and above its tracks (hidden without
+ * music); a child of the timeline (odori_timeline_set_lane ()). */
 OdoriMusicLane *odori_timeline_pane_get_music_lane (OdoriTimelinePane *self);
 
 G_END_DECLS

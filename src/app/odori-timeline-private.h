@@ -175,6 +175,8 @@ struct _OdoriTimeline
   guint                 drop_frame;
   char                 *drop_refusal;
   GtkWidget            *context_menu;   /* a GtkPopoverMenu, or NULL */
+  GtkWidget            *lane;           /* the lane under the ruler (a child), or NULL */
+  int                   lane_height;    /* its height while visible, else 0 */
   gboolean              tooltip_quiet;  /* after a drop or a move, until the pointer moves on */
   double                quiet_x, quiet_y;
 
@@ -282,6 +284,8 @@ double            _odori_timeline_frame_at_x_exact      (OdoriTimeline *self,
                                                          double        x);
 double            _odori_timeline_row_top               (OdoriTimeline *self,
                                                          guint         track);
+/* The first track's top: RULER_HEIGHT, plus the lane's height while it shows. */
+#define TRACKS_TOP(self) ((double) (RULER_HEIGHT + (self)->lane_height))
 OdoriScoreSymbol  *_odori_timeline_symbol_under         (OdoriTimeline *self,
                                                          guint         track,
                                                          double        x);

@@ -297,9 +297,9 @@ odori_timeline_track_at_y (OdoriTimeline *self,
 
   g_return_val_if_fail (ODORI_IS_TIMELINE (self), -1);
 
-  if (y < RULER_HEIGHT)
+  if (y < TRACKS_TOP (self))
     return -1;
-  row = floor ((y - RULER_HEIGHT + _odori_timeline_vvalue (self)) / ROW_HEIGHT);
+  row = floor ((y - TRACKS_TOP (self) + _odori_timeline_vvalue (self)) / ROW_HEIGHT);
   if (row < 0 || row >= _odori_timeline_n_parts (self))
     return -1;
   return (int) row;
@@ -310,14 +310,14 @@ odori_timeline_y_for_track (OdoriTimeline *self,
                             guint          track)
 {
   g_return_val_if_fail (ODORI_IS_TIMELINE (self), 0);
-  return RULER_HEIGHT + track * ROW_HEIGHT - _odori_timeline_vvalue (self) + ROW_HEIGHT / 2.0;
+  return TRACKS_TOP (self) + track * ROW_HEIGHT - _odori_timeline_vvalue (self) + ROW_HEIGHT / 2.0;
 }
 
 double
 _odori_timeline_row_top (OdoriTimeline *self,
                          guint          track)
 {
-  return RULER_HEIGHT + track * ROW_HEIGHT - _odori_timeline_vvalue (self);
+  return TRACKS_TOP (self) + track * ROW_HEIGHT - _odori_timeline_vvalue (self);
 }
 
 /* The symbol shown under X on TRACK (its block, not its hold). */
@@ -368,7 +368,7 @@ update_adjustments (OdoriTimeline *self)
     }
   if (self->vadjustment != NULL)
     {
-      page = MAX (height - RULER_HEIGHT, 1);
+      page = MAX (height - TRACKS_TOP (self), 1);
       upper = MAX (_odori_timeline_n_parts (self) * ROW_HEIGHT + 4.0, page);
       gtk_adjustment_configure (self->vadjustment,
                                 CLAMP (gtk_adjustment_get_value (self->vadjustment), 0, upper - page),
@@ -465,8 +465,8 @@ odori_timeline_scroll_to (OdoriTimeline *self,
     gtk_adjustment_set_value (self->hadjustment,
                               _odori_timeline_hvalue (self) + x - HEADER_WIDTH - (width - HEADER_WIDTH) * 0.1);
   y = _odori_timeline_row_top (self, track);
-  if (self->vadjustment != NULL && y < RULER_HEIGHT)
-    gtk_adjustment_set_value (self->vadjustment, _odori_timeline_vvalue (self) + y - RULER_HEIGHT);
+  if (self->vadjustment != NULL && y < TRACKS_TOP (self))
+    gtk_adjustment_set_value (self->vadjustment, _odori_timeline_vvalue (self) + y - TRACKS_TOP (self));
   else if (self->vadjustment != NULL && y + ROW_HEIGHT > height)
     gtk_adjustment_set_value (self->vadjustment, _odori_timeline_vvalue (self) + y + ROW_HEIGHT - height);
 }
@@ -754,6 +754,73 @@ odori_timeline_set_context_menu (OdoriTimeline *self,
   gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
 }
 
+/* The lane under the ruler */
+
+static void
+update_lane_height (OdoriTimeline *self)
+{
+  int height = 0;
+
+  if (self->lane != NULL && gtk_widget_get_visible (self->lane))
+    gtk_widget_measure (self->lane, GTK_ORIENTATION_VERTICAL, -1, NULL, &height, NULL, NULL);
+  if (height == self->lane_height)
+    return;
+  self->lane_height = height;
+  update_adjustments (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/**
+ * odori_timeline_set_lane:
+ * @lane: (nullable) (transfer none): a widget to show under the ruler
+ *
+ * Hosts LANE between the ruler and the tracks, as wide as the timeline; the tracks
+ * start below it while it is visible (odori_timeline_get_tracks_top()).
+ */
+void
+odori_timeline_set_lane (OdoriTimeline *self,
+                         GtkWidget     *lane)
+{
+  g_return_if_fail (ODORI_IS_TIMELINE (self));
+  g_return_if_fail (lane == NULL || (GTK_IS_WIDGET (lane) && gtk_widget_get_parent (lane) == NULL));
+
+  if (self->lane == lane)
+    return;
+  if (self->lane != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->lane, self);
+      g_clear_pointer (&self->lane, gtk_widget_unparent);
+    }
+  if (lane != NULL)
+    {
+      self->lane = lane;
+      /* Under the context menu's popover, which is a surface of its own anyway. */
+      gtk_widget_set_parent (lane, GTK_WIDGET (self));
+      g_signal_connect_swapped (lane, "notify::visible", G_CALLBACK (update_lane_height), self);
+    }
+  update_lane_height (self);
+}
+
+/**
+ * odori_timeline_get_lane:
+ *
+ * Returns: (transfer none) (nullable): the lane under the ruler
+ */
+GtkWidget *
+odori_timeline_get_lane (OdoriTimeline *self)
+{
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), NULL);
+  return self->lane;
+}
+
+double
+odori_timeline_get_tracks_top (OdoriTimeline *self)
+{
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), RULER_HEIGHT);
+  return TRACKS_TOP (self);
+}
+
 char *
 odori_timeline_dup_focus_description (OdoriTimeline *self)
 {
@@ -976,8 +1043,8 @@ odori_timeline_measure (GtkWidget      *widget,
     }
   else
     {
-      *minimum = RULER_HEIGHT + ROW_HEIGHT;
-      *natural = RULER_HEIGHT + MAX (_odori_timeline_n_parts (self), 1) * ROW_HEIGHT + 4;
+      *minimum = RULER_HEIGHT + self->lane_height + ROW_HEIGHT;
+      *natural = RULER_HEIGHT + self->lane_height + MAX (_odori_timeline_n_parts (self), 1) * ROW_HEIGHT + 4;
     }
 }
 
@@ -992,6 +1059,12 @@ odori_timeline_size_allocate (GtkWidget *widget,
   if ((self->fit_pending || (self->auto_fit && width != self->fit_width)) && width > HEADER_WIDTH)
     odori_timeline_zoom_fit (self);
   update_adjustments (self);
+  /* The lane under the ruler: it does not scroll up and down with the tracks. */
+  if (self->lane != NULL && gtk_widget_get_visible (self->lane))
+    gtk_widget_size_allocate (self->lane,
+                              &(GtkAllocation) { 0, RULER_HEIGHT, width,
+                                                 MIN (self->lane_height, MAX (height - RULER_HEIGHT, 0)) },
+                              -1);
   if (self->context_menu != NULL)
     gtk_popover_present (GTK_POPOVER (self->context_menu));
 }
@@ -1044,6 +1117,7 @@ odori_timeline_dispose (GObject *object)
   g_clear_handle_id (&self->seams_idle, g_source_remove);
   odori_timeline_cancel_detect (self);
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  odori_timeline_set_lane (self, NULL);
   if (self->hadjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->hadjustment, self);
   if (self->vadjustment != NULL)

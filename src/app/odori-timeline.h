@@ -178,6 +178,16 @@ gboolean        odori_timeline_get_seam             (OdoriTimeline   *self,
 void            odori_timeline_set_context_menu     (OdoriTimeline   *self,
                                                      GMenuModel      *model);
 
+/* A lane under the ruler, as wide as the timeline (the music lane): the timeline hosts
+ * it between the ruler and the tracks, which start below it while it is visible. It
+ * scrolls sideways with the tracks (it draws from odori_timeline_x_for_frame) and stays
+ * put, like the ruler, when the tracks scroll up and down. */
+void            odori_timeline_set_lane             (OdoriTimeline   *self,
+                                                     GtkWidget       *lane);
+GtkWidget      *odori_timeline_get_lane             (OdoriTimeline   *self);
+/* Where the first track starts: under the ruler, and under the lane when it shows. */
+double          odori_timeline_get_tracks_top       (OdoriTimeline   *self);
+
 /* Music (DESIGN.md "Music"): the beat grid of the score's music lines at the dance's
  * frame time (transfer none; NULL without a tempo or a beat list), and the changes of
  * those lines, one undo step each. A tap sets "# Tempo:" from the average interval of

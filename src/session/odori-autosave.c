@@ -99,11 +99,16 @@ write_entry (Entry   *entry,
   g_autofree char *dds = NULL;
   g_autofree char *ini = NULL;
   g_autofree char *index_path = NULL;
+  g_autofree char *abs_music = NULL;
+  g_autofree char *abs_beats = NULL;
   g_autofree char *now = NULL;
   g_autofree char *title = NULL;
   g_autoptr(GKeyFile) key_file = g_key_file_new ();
   g_autoptr(GDateTime) time = g_date_time_new_now_local ();
   const char *path = odori_document_get_path (document);
+  OdoriScore *score = odori_document_get_score (document);
+  char       *kept_music, *kept_beats;
+  gboolean    saved;
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
@@ -121,14 +126,27 @@ write_entry (Entry   *entry,
   if (index != NULL && index->path != NULL)
     index_path = g_canonicalize_filename (index->path, NULL);
   else
-    index_path = odori_score_dup_index_path (odori_document_get_score (document));
-  if (!odori_document_save_copy (document, dds, index_path, error))
+    index_path = odori_score_dup_index_path (score);
+  /* And its music the same way (as written, "# Music:" and "# Beats:" would resolve
+   * against the autosave folder); the .ini keeps them as the score writes them. */
+  abs_music = odori_score_dup_music_path (score);
+  abs_beats = odori_score_dup_beats_path (score);
+  kept_music = score->music.path;
+  kept_beats = score->music.beats_path;
+  score->music.path = abs_music;
+  score->music.beats_path = abs_beats;
+  saved = odori_document_save_copy (document, dds, index_path, error);
+  score->music.path = kept_music;
+  score->music.beats_path = kept_beats;
+  if (!saved)
     return FALSE;
 
   title = odori_document_dup_title (document);
   now = g_date_time_format_iso8601 (time);
   g_key_file_set_string (key_file, "Autosave", "Path", path ? path : "");
   g_key_file_set_string (key_file, "Autosave", "Index", index_path ? index_path : "");
+  g_key_file_set_string (key_file, "Autosave", "Music", kept_music ? kept_music : "");
+  g_key_file_set_string (key_file, "Autosave", "Beats", kept_beats ? kept_beats : "");
   g_key_file_set_string (key_file, "Autosave", "Title", title);
   g_key_file_set_string (key_file, "Autosave", "Time", now);
   g_key_file_set_boolean (key_file, "Autosave", "Sample", odori_document_get_is_sample (document));
@@ -349,6 +367,42 @@ odori_autosave_list_orphans (OdoriAutosave *self)
   return found;
 }
 
+/* WRITTEN (a path as a score writes it) resolved as odori_score_dup_music_path () does,
+ * from SCORE's place. */
+static char *
+resolve_from (OdoriScore *score,
+              const char *written)
+{
+  g_autofree char *file = g_strdup (written);
+  g_autofree char *dir = score->path ? g_path_get_dirname (score->path) : g_get_current_dir ();
+  g_autofree char *abs_dir = g_canonicalize_filename (dir, NULL);
+
+  if (G_DIR_SEPARATOR == '/')
+    g_strdelimit (file, "\\", '/');
+  return g_canonicalize_filename (file, abs_dir);
+}
+
+/* A recovered score's music line at *SLOT (absolute, as the autosave wrote it) goes back
+ * to WRITTEN, the line as the user's score had it, when WRITTEN names the same file from
+ * where the score is now (its own place, after odori_document_set_origin ()). */
+static void
+restore_music_line (OdoriScore *score,
+                    char      **slot,
+                    const char *written)
+{
+  g_autofree char *resolved = NULL;
+  g_autofree char *copied = NULL;
+
+  if (*slot == NULL || written == NULL || written[0] == '\0' || strcmp (*slot, written) == 0)
+    return;
+  resolved = resolve_from (score, written);
+  copied = resolve_from (score, *slot);
+  if (strcmp (resolved, copied) != 0)
+    return;
+  g_free (*slot);
+  *slot = g_strdup (written);
+}
+
 gboolean
 odori_autosave_recover (OdoriAutosave *self,
                         OdoriDocument *document,
@@ -358,11 +412,14 @@ odori_autosave_recover (OdoriAutosave *self,
   g_autoptr(GKeyFile) key_file = g_key_file_new ();
   g_autofree char *path = NULL;
   g_autofree char *index = NULL;
+  g_autofree char *music = NULL;
+  g_autofree char *beats = NULL;
   g_autofree char *base = NULL;
   g_autofree char *dds = NULL;
   g_autofree char *id = NULL;
   gboolean         sample;
   Entry           *entry;
+  OdoriScore      *score;
 
   g_return_val_if_fail (ODORI_IS_AUTOSAVE (self), FALSE);
   g_return_val_if_fail (ODORI_IS_DOCUMENT (document), FALSE);
@@ -373,6 +430,8 @@ odori_autosave_recover (OdoriAutosave *self,
     return FALSE;
   path = g_key_file_get_string (key_file, "Autosave", "Path", NULL);
   index = g_key_file_get_string (key_file, "Autosave", "Index", NULL);
+  music = g_key_file_get_string (key_file, "Autosave", "Music", NULL);
+  beats = g_key_file_get_string (key_file, "Autosave", "Beats", NULL);
   sample = g_key_file_get_boolean (key_file, "Autosave", "Sample", NULL);
   base = g_path_get_basename (ini);
   id = g_strndup (base, strlen (base) - 4);
@@ -382,8 +441,12 @@ odori_autosave_recover (OdoriAutosave *self,
   if (!odori_document_open_score (document, dds, index && index[0] ? index : NULL, error))
     return FALSE;
 
-  /* Back to where the work belongs; the autosave stays until it is saved. */
+  /* Back to where the work belongs; the autosave stays until it is saved. Its music
+   * lines too: the score saved in place writes them as it did. */
   odori_document_set_origin (document, path, sample);
+  score = odori_document_get_score (document);
+  restore_music_line (score, &score->music.path, music);
+  restore_music_line (score, &score->music.beats_path, beats);
   entry = lookup (self, document);
   entry_discard (entry);
   entry->id = g_steal_pointer (&id);
