@@ -397,6 +397,7 @@ odori_application_startup (GApplication *app)
     { "win.save", { "<Control>s", NULL } },
     { "win.save-as", { "<Control><Shift>s", NULL } },
     { "win.export", { "<Control>e", NULL } },
+    { "win.print", { "<Control>p", NULL } },
     { "win.open-library", { "<Control>l", NULL } },
     { "win.import-capture", { "<Control>i", NULL } },
     { "win.focus-search", { "<Control>f", NULL } },

@@ -47,7 +47,7 @@ _odori_window_update_actions (OdoriWindow *self)
   OdoriDocument *doc = self->document;
   gboolean has_score = odori_document_get_score (doc) != NULL;
   gboolean has_motion = odori_document_get_motion (doc) != NULL;
-  gboolean exporting = self->export != NULL;
+  gboolean exporting = self->export != NULL || self->video != NULL;
   gboolean playable = odori_session_get_n_frames (self->session) > 1;
   GAction *speed;
 
@@ -56,6 +56,7 @@ _odori_window_update_actions (OdoriWindow *self)
   _odori_window_set_action_enabled (self, "score-properties", has_score);
   _odori_window_set_action_enabled (self, "save-as", has_score);
   _odori_window_set_action_enabled (self, "export", has_motion && !exporting);
+  _odori_window_set_action_enabled (self, "export-video", has_motion && !exporting);
   _odori_window_set_action_enabled (self, "cancel-export", exporting);
   _odori_window_set_action_enabled (self, "cancel-open", self->open_cancellable != NULL);
   _odori_window_set_action_enabled (self, "stop-preview", odori_session_get_preview (self->session) != NULL);
@@ -1062,6 +1063,8 @@ _odori_window_actions_init (OdoriWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   _odori_window_export_actions_init (self);
+  _odori_window_video_actions_init (self);
+  _odori_window_print_actions_init (self);
   _odori_window_library_actions_init (self);
   _odori_window_music_init (self);
   /* F9 and the header's toggle: the library beside (or, in a narrow window, over) the

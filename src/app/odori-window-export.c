@@ -12,11 +12,27 @@
 #include "odori-application.h"
 #include "odori-file-dialog.h"
 #include "odori-format.h"
+#include "odori-gltf.h"
 #include "odori-import-dialog.h"
 #include "odori-message-dialog.h"
 #include "odori-window-private.h"
 
 /* Export */
+
+/* The running export is an OdoriExport (BVA, BVH) or an OdoriGltfExport (.glb). */
+static double
+export_fraction (GObject *export)
+{
+  return ODORI_IS_GLTF_EXPORT (export) ? odori_gltf_export_get_fraction (ODORI_GLTF_EXPORT (export))
+                                       : odori_export_get_fraction (ODORI_EXPORT (export));
+}
+
+static const char *
+export_path (GObject *export)
+{
+  return ODORI_IS_GLTF_EXPORT (export) ? odori_gltf_export_get_path (ODORI_GLTF_EXPORT (export))
+                                       : odori_export_get_path (ODORI_EXPORT (export));
+}
 
 static gboolean
 export_poll_cb (gpointer data)
@@ -24,7 +40,7 @@ export_poll_cb (gpointer data)
   OdoriWindow *self = data;
 
   if (self->export != NULL)
-    gtk_progress_bar_set_fraction (self->export_progress, odori_export_get_fraction (self->export));
+    gtk_progress_bar_set_fraction (self->export_progress, export_fraction (self->export));
   return G_SOURCE_CONTINUE;
 }
 
@@ -84,11 +100,15 @@ export_done_cb (GObject      *source,
   OdoriWindow *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
 
-  if (!odori_export_run_finish (ODORI_EXPORT (source), result, &error))
+  gboolean ok = ODORI_IS_GLTF_EXPORT (source)
+                  ? odori_gltf_export_run_finish (ODORI_GLTF_EXPORT (source), result, &error)
+                  : odori_export_run_finish (ODORI_EXPORT (source), result, &error);
+
+  if (!ok)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_autofree char *name = g_path_get_basename (odori_export_get_path (ODORI_EXPORT (source)));
+          g_autofree char *name = g_path_get_basename (export_path (source));
           g_autofree char *title = g_strdup_printf (_("Cannot export “%s”"), name);
 
           _odori_window_show_error (self, GTK_MESSAGE_ERROR, title, error->message, NULL);
@@ -97,7 +117,7 @@ export_done_cb (GObject      *source,
     }
   else
     {
-      show_exported_toast (self, odori_export_get_path (ODORI_EXPORT (source)));
+      show_exported_toast (self, export_path (source));
       g_task_return_boolean (task, TRUE);
     }
 
@@ -141,7 +161,10 @@ odori_window_export (OdoriWindow         *self,
 
   /* The worker writes a snapshot: edits meanwhile don't reach the file half-way. */
   copy = odori_motion_copy (motion);
-  self->export = odori_export_new (copy, path);
+  if (odori_gltf_path_is_glb (path))
+    self->export = G_OBJECT (odori_gltf_export_new (copy, path));
+  else
+    self->export = G_OBJECT (odori_export_new (copy, path));
   self->export_cancellable = g_cancellable_new ();
   name = g_path_get_basename (path);
   /* Translators: %s is a file name */
@@ -151,7 +174,12 @@ odori_window_export (OdoriWindow         *self,
   gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
   self->export_poll_id = g_timeout_add (100, export_poll_cb, self);
   _odori_window_update_actions (self);
-  odori_export_run_async (self->export, self->export_cancellable, export_done_cb, g_steal_pointer (&task));
+  if (ODORI_IS_GLTF_EXPORT (self->export))
+    odori_gltf_export_run_async (ODORI_GLTF_EXPORT (self->export), self->export_cancellable, export_done_cb,
+                                 g_steal_pointer (&task));
+  else
+    odori_export_run_async (ODORI_EXPORT (self->export), self->export_cancellable, export_done_cb,
+                            g_steal_pointer (&task));
 }
 
 gboolean
@@ -177,10 +205,11 @@ on_export_chosen_cb (GFile      *chosen,
 
   /* No extension: the filter chosen decides. */
   if (lower != NULL && !g_str_has_suffix (lower, ".bva") && !g_str_has_suffix (lower, ".vpm") &&
-      !g_str_has_suffix (lower, ".bvh"))
+      !g_str_has_suffix (lower, ".bvh") && !g_str_has_suffix (lower, ".glb"))
     {
       gboolean bva = g_strcmp0 (filter_name, _("BVA (Biovision Animation)")) == 0;
-      g_autofree char *with_ext = g_strconcat (path, bva ? ".bva" : ".bvh", NULL);
+      gboolean glb = g_strcmp0 (filter_name, _("glTF binary (.glb), with the skin")) == 0;
+      g_autofree char *with_ext = g_strconcat (path, bva ? ".bva" : glb ? ".glb" : ".bvh", NULL);
 
       g_clear_object (&file);
       file = g_file_new_for_path (with_ext);
@@ -209,6 +238,8 @@ export_action (GSimpleAction *action,
                                 (const char *[]) { "*.bvh", "*.BVH", NULL });
   odori_file_dialog_add_filter (dialog, _("BVA (Biovision Animation)"),
                                 (const char *[]) { "*.bva", "*.BVA", "*.vpm", "*.VPM", NULL });
+  odori_file_dialog_add_filter (dialog, _("glTF binary (.glb), with the skin"),
+                                (const char *[]) { "*.glb", "*.GLB", NULL });
   if (path != NULL)
     dir = g_path_get_dirname (path);
   else if (documents != NULL && g_file_test (documents, G_FILE_TEST_IS_DIR))

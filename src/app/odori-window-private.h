@@ -16,6 +16,7 @@
 #include "odori-timeline.h"
 #include "odori-transport-bar.h"
 #include "odori-undo.h"
+#include "odori-video.h"
 #include "odori-window.h"
 
 G_BEGIN_DECLS
@@ -79,10 +80,13 @@ struct _OdoriWindow
   guint                 tick_id;
 
   /* Export in progress */
-  OdoriExport          *export;
+  GObject              *export;  /* an OdoriExport, or an OdoriGltfExport (.glb) */
   GCancellable         *export_cancellable;
   GTask                *export_task;
   guint                 export_poll_id;
+  /* Export Video in progress (odori-window-video.c): shares the bar, the cancellable
+   * and the poll of Export */
+  OdoriVideo           *video;
 
   /* Open in progress (odori_window_open_async ()) */
   GCancellable         *open_cancellable;
@@ -112,6 +116,21 @@ void  _odori_window_set_action_enabled   (OdoriWindow      *self,
 char *_odori_window_suggested_name       (OdoriWindow      *self,
                                           const char       *extension);
 void  _odori_window_export_actions_init  (OdoriWindow      *self);
+void  _odori_window_video_actions_init   (OdoriWindow      *self);
+/* Print… (odori-window-print.c); EXPORT_PATH: a PDF written without a dialog (tests). */
+void  _odori_window_print_actions_init   (OdoriWindow      *self);
+void  _odori_window_print                (OdoriWindow      *self,
+                                          const char       *export_path);
+/* A video of the composed dance into FILE (WIDTH x HEIGHT, VIEW, FPS frames a second or 0
+ * for the dance's), in the background with the export bar. */
+void  _odori_window_export_video         (OdoriWindow      *self,
+                                          GFile            *file,
+                                          int               width,
+                                          int               height,
+                                          OdoriView         view,
+                                          int               fps,
+                                          GAsyncReadyCallback callback,
+                                          gpointer          user_data);
 void  _odori_window_library_actions_init (OdoriWindow      *self);
 void  _odori_window_music_init           (OdoriWindow      *self);
 void  _odori_window_music_update_actions (OdoriWindow      *self);

@@ -166,7 +166,7 @@ _odori_cli_cmd_compose (int    argc,
     { "no-foot-lock", 0, 0, G_OPTION_ARG_NONE, &no_foot_lock, N_("Do not lock the feet, whatever the score says"), NULL },
     { "seams", 0, 0, G_OPTION_ARG_NONE, &seams, N_("Print the seam report"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the seam report as JSON"), NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the composed dance to OUT (.bva, .vpm or .bvh)"), "OUT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the composed dance to OUT (.bva, .vpm, .bvh, or .glb: glTF binary with the skin)"), "OUT" },
     { "bvh-positions", 0, 0, G_OPTION_ARG_STRING, &bvh_positions, N_("BVH output: position channels on the root and on every joint whose offset from its parent varies (auto, the default), on the root only, or on every joint"), "auto|root|all" },
     { NULL }
   };
@@ -179,7 +179,7 @@ _odori_cli_cmd_compose (int    argc,
   OdoriMotion   *motion;
   int            status = EXIT_OK;
 
-  context = _odori_cli_command_context ("compose", "SCORE [-i INDEX] -o OUT.bva|OUT.bvh",
+  context = _odori_cli_command_context ("compose", "SCORE [-i INDEX] -o OUT.bva|OUT.bvh|OUT.glb",
                                         _("Compose a score into one full-body motion, as the Dance Converter did.\n"
                                           "Nothing is written when there is an error."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -190,7 +190,7 @@ _odori_cli_cmd_compose (int    argc,
   if (output == NULL && !seams)
     return _odori_cli_usage_error (context, _("compose needs -o OUT (or --seams)"));
   if (output != NULL && !_odori_cli_output_extension_ok (output))
-    return _odori_cli_usage_error (context, _("the output must be a .bva, .vpm or .bvh file"));
+    return _odori_cli_usage_error (context, _("the output must be a .bva, .vpm, .bvh or .glb file"));
   if (blend < -1)
     return _odori_cli_usage_error (context, _("--blend takes a number of frames, 0 or more"));
   if (foot_lock && no_foot_lock)

@@ -13,6 +13,7 @@
 #include "odori-cli-output.h"
 #include "odori-cli-private.h"
 #include "odori-format.h"
+#include "odori-gltf.h"
 #include "odori-kbs.h"
 #include "odori-motion.h"
 #include "odori-retarget.h"
@@ -137,7 +138,7 @@ _odori_cli_cmd_convert (int    argc,
   OdoriBvhPositions  positions;
   ConvertOptions     opts = { NAN, NULL, NULL, NULL, 0, FALSE };
   const GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to OUT (its extension picks the format: .bva, .vpm or .bvh)"), "OUT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to OUT (its extension picks the format: .bva, .vpm, .bvh, or .glb: glTF binary with the skin)"), "OUT" },
     { "bvh-positions", 0, 0, G_OPTION_ARG_STRING, &bvh_positions, N_("BVH output: position channels on the root and on every joint whose offset from its parent varies (auto, the default), on the root only, or on every joint"), "auto|root|all" },
     { "fps", 0, 0, G_OPTION_ARG_DOUBLE, &opts.fps, N_("Frames per second of the result (captures: default 30, 0 keeps a regular file's rate; other motions are resampled)"), "F" },
     { "up", 0, 0, G_OPTION_ARG_STRING, &opts.up, N_("Captures: the file's up axis, x, y, z, -x, -y, -z or auto (default)"), "AXIS" },
@@ -153,7 +154,7 @@ _odori_cli_cmd_convert (int    argc,
   g_autoptr(GError) error = NULL;
   int status = EXIT_OK;
 
-  context = _odori_cli_command_context ("convert", "IN -o OUT.bva|OUT.bvh", _("Convert any motion Odori reads to BVA or BVH."));
+  context = _odori_cli_command_context ("convert", "IN -o OUT.bva|OUT.bvh|OUT.glb", _("Convert any motion Odori reads to BVA, BVH or glTF binary."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!_odori_cli_parse_options (context, &argc, &argv, &status))
     return status;
@@ -162,7 +163,7 @@ _odori_cli_cmd_convert (int    argc,
   if (output == NULL)
     return _odori_cli_usage_error (context, _("convert needs -o OUT"));
   if (!_odori_cli_output_extension_ok (output))
-    return _odori_cli_usage_error (context, _("the output must be a .bva, .vpm or .bvh file"));
+    return _odori_cli_usage_error (context, _("the output must be a .bva, .vpm, .bvh or .glb file"));
   if (!_odori_cli_parse_bvh_positions (bvh_positions, &positions))
     return _odori_cli_usage_error (context, _("--bvh-positions takes auto, root or all"));
   if (!check_convert_options (context, &opts, argv[1], &status))
@@ -179,8 +180,10 @@ _odori_cli_cmd_convert (int    argc,
   convert_options_clear (&opts);
 
   /* BVH carries no units and no BVA field layout: for BVA, values are copied as they are
-   * and labelled with BVA's usual fields and units. */
-  for (guint s = 0; s < motion->n_segments && !g_str_has_suffix (output, ".bvh"); s++)
+   * and labelled with BVA's usual fields and units (glTF guesses the unit instead). */
+  for (guint s = 0; s < motion->n_segments && !g_str_has_suffix (output, ".bvh") &&
+                    !odori_gltf_path_is_glb (output);
+       s++)
     if (motion->segments[s].n_fields == 0)
       {
         OdoriSegment *seg = &motion->segments[s];

@@ -58,5 +58,7 @@ int _odori_cli_cmd_render (int    argc,
                            char **argv);
 int _odori_cli_cmd_beats (int    argc,
                           char **argv);
+int _odori_cli_cmd_print (int    argc,
+                          char **argv);
 
 G_END_DECLS

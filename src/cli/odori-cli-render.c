@@ -1,17 +1,21 @@
 /* odori-cli-render.c: the render command: draw frames of a dance (a score is composed first)
- * as PNG images, without a display
+ * as PNG images, or the whole dance as a WebM video with the score's music, without a
+ * display
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 /* after a libc header, which defines __GLIBC__ */
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
+#include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <gst/gst.h>
 
 #include "odori-bulge.h"
 #include "odori-capture.h"
@@ -21,17 +25,20 @@
 #include "odori-format.h"
 #include "odori-headless.h"
 #include "odori-index.h"
+#include "odori-media.h"
 #include "odori-renderer.h"
 #include "odori-paths.h"
 #include "odori-score.h"
 #include "odori-skeleton.h"
+#include "odori-video.h"
 
 /* A score is composed (its "# Index:" or INDEX_PATH); anything else is loaded as a
- * motion. Returns a new reference. */
+ * motion. Returns a new reference; SCORE_OUT, when not NULL, gets the score (or NULL). */
 static OdoriMotion *
-load_render_input (const char *path,
-                   const char *index_path,
-                   GError    **error)
+load_render_input (const char  *path,
+                   const char  *index_path,
+                   OdoriScore **score_out,
+                   GError     **error)
 {
   g_autoptr(OdoriScore) score = NULL;
   g_autoptr(OdoriIndex) index = NULL;
@@ -68,6 +75,8 @@ load_render_input (const char *path,
   if (composer == NULL)
     return NULL;
   motion = odori_composer_compose (composer, error);
+  if (motion != NULL && score_out != NULL)
+    *score_out = g_steal_pointer (&score);
   /* the motion belongs to the composer: keep a reference past it */
   return motion != NULL ? odori_motion_ref (motion) : NULL;
 }
@@ -189,6 +198,145 @@ render_frames (OdoriRenderer *renderer,
   return TRUE;
 }
 
+static gboolean
+print_video_progress_cb (gpointer data)
+{
+  OdoriVideo *video = data;
+
+  g_printerr ("\r%s %3d %%", odori_video_get_path (video), (int) (odori_video_get_fraction (video) * 100));
+  return G_SOURCE_CONTINUE;
+}
+
+/* Ctrl+C: stop the video and remove its temporary file. */
+static gboolean
+cancel_video_cb (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_CONTINUE;
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  gboolean   ok;
+  GError    *error;
+} VideoWait;
+
+static void
+video_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  VideoWait *wait = user_data;
+
+  wait->ok = odori_video_run_finish (ODORI_VIDEO (source), result, &wait->error);
+  g_main_loop_quit (wait->loop);
+}
+
+/* "30", "29.97" or "30000/1001": 1 to 240 frames a second. */
+static gboolean
+parse_fps (const char *text,
+           int        *n,
+           int        *d)
+{
+  char  *end;
+  double value = g_ascii_strtod (text, &end);
+
+  if (end == text)
+    return FALSE;
+  if (*end == '/')
+    {
+      const char *d_start = end + 1;
+      guint64     den = g_ascii_strtoull (d_start, &end, 10);
+
+      if (end == d_start || *end != '\0' || den < 1 || den > 100000 || value != floor (value) ||
+          value < 1 || value > 240 * 100000.0)
+        return FALSE;
+      *n = (int) value;
+      *d = (int) den;
+      return *n / (double) *d >= 1 && *n / (double) *d <= 240;
+    }
+  if (*end != '\0' || !(value >= 1 && value <= 240))
+    return FALSE;
+  if (value == floor (value))
+    {
+      *n = (int) value;
+      *d = 1;
+    }
+  else
+    gst_util_double_to_fraction (value, n, d);
+  return TRUE;
+}
+
+/* The whole dance as a WebM video (with the score's music unless NO_MUSIC); progress on
+ * a terminal. */
+static int
+render_video (OdoriMotion   *motion,
+              OdoriScore    *score,
+              OdoriBulgeSet *bulges,
+              const char    *output,
+              int            width,
+              int            height,
+              OdoriView      view,
+              OdoriUpAxis    up,
+              int            samples,
+              gboolean       no_skin,
+              const char    *fps,
+              gboolean       no_music)
+{
+  g_autoptr(OdoriVideo) video = odori_video_new (motion, output);
+  g_autofree char *music = score != NULL && !no_music ? odori_score_dup_music_path (score) : NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  VideoWait wait = { loop, FALSE, NULL };
+  guint     poll_id = 0, sigint_id, sigterm_id;
+  gboolean  tty = isatty (2);
+  int       fps_n = 0, fps_d = 1;
+  char      rate[G_ASCII_DTOSTR_BUF_SIZE];
+  guint     n_frames;
+
+  if (fps != NULL)
+    parse_fps (fps, &fps_n, &fps_d);
+  odori_video_set_size (video, width, height);
+  odori_video_set_view (video, view);
+  odori_video_set_up_axis (video, up);
+  odori_video_set_samples (video, samples);
+  odori_video_set_show_skin (video, !no_skin);
+  odori_video_set_bulges (video, bulges);
+  odori_video_set_fps (video, fps_n, fps_d);
+  if (music != NULL)
+    odori_video_set_music (video, music, score->music.offset);
+  if (tty)
+    poll_id = g_timeout_add (250, print_video_progress_cb, video);
+  sigint_id = g_unix_signal_add (SIGINT, cancel_video_cb, cancellable);
+  sigterm_id = g_unix_signal_add (SIGTERM, cancel_video_cb, cancellable);
+  odori_video_run_async (video, cancellable, video_done_cb, &wait);
+  g_main_loop_run (loop);
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+  g_clear_handle_id (&poll_id, g_source_remove);
+  if (tty)
+    g_printerr ("\r\033[K");
+  if (!wait.ok)
+    {
+      g_printerr ("%s\n", wait.error->message);
+      if (wait.error->domain == ODORI_MEDIA_ERROR)
+        g_printerr (_("(--no-music makes the video without the music)\n"));
+      g_error_free (wait.error);
+      return EXIT_INPUT;
+    }
+  odori_video_get_fps (video, &fps_n, &fps_d);
+  g_ascii_formatd (rate, sizeof rate, "%.6g", (double) fps_n / fps_d);
+  n_frames = odori_video_get_n_frames (video);
+  /* Translators: "Wrote dance.webm: 300 frames, 30 frames a second" */
+  g_print (ngettext ("Wrote %s: %u frame, %s frames a second\n", "Wrote %s: %u frames, %s frames a second\n",
+                     n_frames),
+           output, n_frames, rate);
+  if (music != NULL)
+    g_print (_("With the music “%s”\n"), music);
+  return EXIT_OK;
+}
+
 int
 _odori_cli_cmd_render (int    argc,
                        char **argv)
@@ -201,6 +349,10 @@ _odori_cli_cmd_render (int    argc,
   g_autofree char   *frames = NULL;
   g_autofree char   *highlight = NULL;
   g_autofree char   *up_name = NULL;
+  g_autofree char   *video = NULL;
+  g_autofree char   *fps = NULL;
+  gboolean           no_music = FALSE;
+  int                fps_n, fps_d;
   OdoriUpAxis        up = ODORI_UP_AUTO;
   int                frame = -1, every = 1; /* -1: no --frame given */
   int                samples = 4;
@@ -219,6 +371,9 @@ _odori_cli_cmd_render (int    argc,
     { "highlight", 0, 0, G_OPTION_ARG_STRING, &highlight, N_("Tint these segments, comma-separated"), "SEGMENTS" },
     { "up", 0, 0, G_OPTION_ARG_STRING, &up_name, N_("The motion's up axis: x, y, z, -x, -y, -z or auto (the default: from the head and the feet)"), "AXIS" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the image to OUT.png"), "OUT" },
+    { "video", 0, 0, G_OPTION_ARG_FILENAME, &video, N_("Write the whole dance as a WebM video (VP9, with the score's music as Opus)"), "OUT.webm" },
+    { "fps", 0, 0, G_OPTION_ARG_STRING, &fps, N_("With --video: frames a second, like 30 or 29.97 (default: the motion's, at most 60)"), "N" },
+    { "no-music", 0, 0, G_OPTION_ARG_NONE, &no_music, N_("With --video: leave the score's music out"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -228,27 +383,47 @@ _odori_cli_cmd_render (int    argc,
   g_autoptr(OdoriBulgeSet) bulges = NULL;
   g_autoptr(OdoriHeadless) headless = NULL;
   g_autoptr(OdoriRenderer) renderer = NULL;
+  g_autoptr(OdoriScore) score = NULL;
   g_autofree char *lower = NULL;
   OdoriView        view = ODORI_VIEW_FRONT;
   guint            first, last, n_written = 0;
   int              width = 1280, height = 720;
   int              status = EXIT_OK;
 
-  context = _odori_cli_command_context ("render", "SCORE|MOTION [OPTION…] -o OUT.png",
+  context = _odori_cli_command_context ("render", "SCORE|MOTION [OPTION…] -o OUT.png | --video OUT.webm",
                                         _("Draw a frame of a dance (a score is composed first) as a PNG image,\n"
-                                          "without a display. With --frames, draw a numbered series."));
+                                          "without a display. With --frames, draw a numbered series. With --video,\n"
+                                          "make a WebM video of the whole dance with the score's music."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!_odori_cli_parse_options (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
     return _odori_cli_usage_error (context, _("render needs one SCORE or MOTION file"));
-  if (output == NULL)
+  if (video != NULL)
+    {
+      if (output != NULL || frame != -1 || frames != NULL || highlight != NULL)
+        return _odori_cli_usage_error (context, _("--video excludes -o, --frame, --frames and --highlight"));
+      lower = g_ascii_strdown (video, -1);
+      if (!g_str_has_suffix (lower, ".webm"))
+        return _odori_cli_usage_error (context, _("the video must be a .webm file"));
+      if (fps != NULL && !parse_fps (fps, &fps_n, &fps_d))
+        return _odori_cli_usage_error (context, _("--fps takes 1 to 240 frames a second, like 30 or 29.97"));
+    }
+  else if (fps != NULL || no_music)
+    return _odori_cli_usage_error (context, _("--fps and --no-music go with --video"));
+  else if (output == NULL)
     return _odori_cli_usage_error (context, _("render needs -o OUT.png"));
-  lower = g_ascii_strdown (output, -1);
-  if (!g_str_has_suffix (lower, ".png"))
-    return _odori_cli_usage_error (context, _("the output must be a .png file"));
+  else
+    {
+      lower = g_ascii_strdown (output, -1);
+      if (!g_str_has_suffix (lower, ".png"))
+        return _odori_cli_usage_error (context, _("the output must be a .png file"));
+    }
   if (size != NULL && !parse_size (size, &width, &height))
     return _odori_cli_usage_error (context, _("--size takes WIDTHxHEIGHT, each 1 to 16384, like 1280x720"));
+  if (video != NULL && (width % 2 != 0 || height % 2 != 0 || width < 16 || height < 16 ||
+                        width > ODORI_VIDEO_MAX_SIDE || height > ODORI_VIDEO_MAX_SIDE))
+    return _odori_cli_usage_error (context, _("a video's --size is 16 to 4096 pixels each way, even numbers, like 1280x720"));
   if (view_name != NULL && !odori_view_from_string (view_name, &view))
     return _odori_cli_usage_error (context, _("--view takes front, back, left, right, top, mirror or three-quarter"));
   if (up_name != NULL && !odori_up_axis_from_string (up_name, &up))
@@ -276,7 +451,7 @@ _odori_cli_cmd_render (int    argc,
   if (bulge_path != NULL && no_bulges)
     return _odori_cli_usage_error (context, _("--bulge and --no-bulges exclude each other"));
 
-  motion = load_render_input (argv[1], index_path, &error);
+  motion = load_render_input (argv[1], index_path, &score, &error);
   if (motion == NULL)
     goto fail;
   if (motion->n_frames == 0 || motion->n_segments == 0)
@@ -306,6 +481,8 @@ _odori_cli_cmd_render (int    argc,
   mallopt (M_MMAP_THRESHOLD, 32 * 1024 * 1024);
   mallopt (M_TRIM_THRESHOLD, 256 * 1024 * 1024);
 #endif
+  if (video != NULL)
+    return render_video (motion, score, bulges, video, width, height, view, up, samples, no_skin, fps, no_music);
   headless = odori_headless_new (width, height, &error);
   if (headless == NULL || !odori_headless_set_samples (headless, samples, &error))
     goto fail;

@@ -1,5 +1,5 @@
 /* odori-cli-save.c: writing a motion file, shared by convert and compose: the format by
- * the output's extension (.bva, .vpm, .bvh) and --bvh-positions
+ * the output's extension (.bva, .vpm, .bvh, .glb) and --bvh-positions
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,6 +8,7 @@
 #include "odori-bva.h"
 #include "odori-bvh.h"
 #include "odori-cli-private.h"
+#include "odori-gltf.h"
 #include "odori-skeleton.h"
 
 /* Writes MOTION to OUTPUT as BVA or BVH by the output's extension; POSITIONS says which
@@ -20,6 +21,12 @@ _odori_cli_save_motion (OdoriMotion      *motion,
 {
   g_autofree char *lower = g_ascii_strdown (output, -1);
 
+  if (odori_gltf_path_is_glb (output))
+    {
+      g_autoptr(OdoriGltfExport) gltf = odori_gltf_export_new (motion, output);
+
+      return odori_gltf_export_run (gltf, NULL, error);
+    }
   if (g_str_has_suffix (lower, ".bvh"))
     {
       g_autoptr(OdoriSkeleton) skeleton = odori_skeleton_for_motion (motion);
@@ -44,5 +51,5 @@ _odori_cli_output_extension_ok (const char *output)
   g_autofree char *lower = g_ascii_strdown (output, -1);
 
   return g_str_has_suffix (lower, ".bva") || g_str_has_suffix (lower, ".vpm") ||
-         g_str_has_suffix (lower, ".bvh");
+         g_str_has_suffix (lower, ".bvh") || g_str_has_suffix (lower, ".glb");
 }

@@ -73,8 +73,9 @@ static const Command commands[] = {
   { "sample", "DIR", N_("write the built-in sample library"), _odori_cli_cmd_sample },
   { "import", "CAPTURE -l INDEX …", N_("retarget a capture into a library as a new show"), _odori_cli_cmd_import },
   { "remove-show", "-l INDEX CODE", N_("remove a show from a library's index"), _odori_cli_cmd_remove_show },
-  { "render", "IN -o OUT.png", N_("draw a frame (or --frames A-B) of a dance as PNG"), _odori_cli_cmd_render },
+  { "render", "IN -o OUT.png", N_("draw a frame (or --frames A-B) of a dance as PNG, or --video OUT.webm"), _odori_cli_cmd_render },
   { "beats", "[--json] MUSIC", N_("print the tempo and beat times of a music file"), _odori_cli_cmd_beats },
+  { "print", "SCORE -o OUT.pdf", N_("lay a score out on pages as a PDF"), _odori_cli_cmd_print },
 };
 
 static void

@@ -1,0 +1,99 @@
+/* test-app-print.c: Print… in the window: GtkPrintOperation's export to a PDF driven
+ * in-process (the same pages as Print to File), and Ctrl+P bound to win.print
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "app-input-util.h"
+
+static void
+test_print_export (void)
+{
+  OdoriWindow     *window;
+  g_autofree char *pdf = NULL;
+  g_autofree char *tool = g_find_program_in_path ("pdftotext");
+  g_autofree char *out = NULL;
+  g_auto (GStrv) accels = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+  window = new_sample_window ();
+  pump (200);
+  accels = gtk_application_get_accels_for_action (GTK_APPLICATION (test_app), "win.print");
+  g_assert_nonnull (accels);
+  g_assert_cmpstr (accels[0], ==, "<Control>p");
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "print"));
+
+  pdf = test_path ("window-print.pdf");
+  _odori_window_print (window, pdf);
+  for (guint i = 0; i < 300 && !g_file_test (pdf, G_FILE_TEST_IS_REGULAR); i++)
+    pump (50);
+  g_assert_true (g_file_test (pdf, G_FILE_TEST_IS_REGULAR));
+  if (tool == NULL)
+    {
+      if (g_getenv ("CI") != NULL || g_getenv ("ODORI_TOOLS_REQUIRED") != NULL)
+        g_error ("pdftotext is missing (Debian's poppler-utils, build-aux/deps)");
+      return;
+    }
+  {
+    const char *argv[] = { tool, "-enc", "UTF-8", pdf, "-", NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, NULL, &status, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_nonnull (strstr (out, "春の小品"));
+  g_assert_nonnull (strstr (out, "MW.K1"));
+  g_assert_nonnull (strstr (out, "ステップタッチ"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GtkWindow *
+find_print_dialog (void)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (g_strcmp0 (G_OBJECT_TYPE_NAME (l->data), "GtkPrintUnixDialog") == 0 && gtk_widget_get_mapped (l->data))
+      return l->data;
+  return NULL;
+}
+
+/* Ctrl+P, pressed on the keyboard (xdotool), opens GTK's print dialog once the
+ * thumbnails are drawn; Escape closes it, and the window goes on. */
+static void
+test_ctrl_p (void)
+{
+  OdoriWindow *window;
+  GtkWindow   *dialog;
+
+  SKIP_WITHOUT_DISPLAY ();
+  window = new_sample_window ();
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+  pump (300);
+  g_assert_null (find_print_dialog ());
+  input_key (GTK_WIDGET (window), "ctrl+p");
+  WAIT_UNTIL (find_print_dialog () != NULL, 20000);
+  dialog = find_print_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
+  input_key (GTK_WIDGET (dialog), "Escape");
+  WAIT_UNTIL (find_print_dialog () == NULL, 5000);
+  g_assert_null (find_print_dialog ());
+  /* A second Print… works after the first was cancelled */
+  g_assert_null (g_object_get_data (G_OBJECT (window), "odori-print-cancellable"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  app_test_init (&argc, &argv);
+  g_test_add_func ("/app/print/export", test_print_export);
+  g_test_add_func ("/app/print/ctrl-p", test_ctrl_p);
+  return app_test_finish (g_test_run ());
+}
