@@ -23,6 +23,7 @@
 #include "odori-foot-lock.h"
 #include "odori-index.h"
 #include "odori-sample.h"
+#include "odori-score-edit.h"
 #include "odori-score.h"
 #include "odori-skeleton.h"
 #include "test-corpus.h"
@@ -449,6 +450,178 @@ test_incremental (void)
   remove_dir (dir);
 }
 
+/* 200 random edits, as the window makes them (moves on every track, the root track
+ * included, insertions, deletions, modifiers, per-symbol and score blends, root matching,
+ * the lock turned on and off): after each, the update of a composer that keeps offsets
+ * (odori_composer_set_incremental ()) and of one that does not equal a fresh full
+ * compose byte for byte, contacts included. */
+static const char *const random_symbols[] = {
+  "C1", "C2", "W1", "W2", "S1", "S2", "S3", "T1", "T2", "B1", "B2", "R1", "TE.K1", "MW.K1",
+};
+
+static OdoriScoreSymbol *
+random_insert (OdoriScorePart *part,
+               GRand          *rand,
+               guint           start,
+               const char     *symbol)
+{
+  OdoriScoreSymbol sym = { 0 };
+  guint            i = 0;
+
+  while (odori_score_part_find_symbol (part, start) >= 0)
+    start++;
+  while (i < part->symbols->len && g_array_index (part->symbols, OdoriScoreSymbol, i).start < start)
+    i++;
+  sym.start = start;
+  sym.symbol = g_strdup (symbol != NULL ? symbol
+                                        : random_symbols[g_rand_int_range (rand, 0, G_N_ELEMENTS (random_symbols))]);
+  sym.line = 1;
+  g_array_insert_val (part->symbols, i, sym);
+  return &g_array_index (part->symbols, OdoriScoreSymbol, i);
+}
+
+static void
+random_mods (GRand           *rand,
+             OdoriSymbolMods *mods)
+{
+  static const double speeds[] = { 0, 0.5, 0.75, 1.5, 2 };
+
+  memset (mods, 0, sizeof *mods);
+  if (g_rand_boolean (rand))
+    mods->in = g_rand_int_range (rand, 0, 10);
+  if (g_rand_boolean (rand))
+    mods->out = MAX (mods->in, 1) + g_rand_int_range (rand, 20, 60);
+  mods->speed = speeds[g_rand_int_range (rand, 0, G_N_ELEMENTS (speeds))];
+  mods->repeat = g_rand_int_range (rand, 0, 4);
+  mods->mirror = g_rand_int_range (rand, 0, 3) == 0;
+  if (g_rand_boolean (rand))
+    {
+      mods->has_blend = TRUE;
+      mods->blend = g_rand_int_range (rand, 0, 12);
+    }
+}
+
+static void
+assert_same_lock (OdoriComposer *a,
+                  OdoriComposer *b)
+{
+  OdoriFootLock *la = odori_composer_get_foot_lock (a), *lb = odori_composer_get_foot_lock (b);
+  GArray        *ca, *cb;
+
+  g_assert_true ((la == NULL) == (lb == NULL));
+  if (la == NULL)
+    return;
+  ca = odori_foot_lock_get_contacts (la);
+  cb = odori_foot_lock_get_contacts (lb);
+  g_assert_cmpuint (ca->len, ==, cb->len);
+  g_assert_cmpmem (ca->data, ca->len * sizeof (OdoriFootContact), cb->data, cb->len * sizeof (OdoriFootContact));
+  g_assert_cmpfloat (odori_foot_lock_get_max_drop (la), ==, odori_foot_lock_get_max_drop (lb));
+  for (guint l = 0; l < odori_foot_lock_get_n_legs (la); l++)
+    {
+      double ba, aa, bb, ab;
+
+      odori_foot_lock_get_slide (la, NULL, 0, G_MAXUINT - 1, &ba, &aa);
+      odori_foot_lock_get_slide (lb, NULL, 0, G_MAXUINT - 1, &bb, &ab);
+      g_assert_cmpfloat (ba, ==, bb);
+      g_assert_cmpfloat (aa, ==, ab);
+    }
+}
+
+static void
+test_random_edits (void)
+{
+  g_autofree char *dir = sample_dir ();
+  g_autoptr(OdoriScore) score = load_score (dir, "sample.dds");
+  g_autoptr(OdoriComposer) inc = composer_for (dir, score, 1);
+  g_autoptr(OdoriComposer) plain = composer_for (dir, score, 1);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (2112);
+  g_autoptr(GError) error = NULL;
+  OdoriRootMatch match = ODORI_ROOT_MATCH_POSITION;
+  int lock = 1;
+  guint64 shifted = 0, windowed = 0;
+
+  /* more symbols on the root track, so that moves there have offsets after them */
+  for (guint k = 0; k < 6; k++)
+    random_insert (g_ptr_array_index (score->parts, 0), rand, 20 + 97 * k, NULL);
+  odori_composer_set_incremental (inc, TRUE);
+  g_assert_nonnull (odori_composer_compose (inc, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (odori_composer_compose (plain, &error));
+  g_assert_no_error (error);
+
+  for (guint e = 0; e < 200; e++)
+    {
+      /* the root track (part 0) half the time */
+      guint           p = g_rand_boolean (rand) ? 0 : (guint) g_rand_int_range (rand, 1, score->parts->len);
+      OdoriScorePart *part = g_ptr_array_index (score->parts, p);
+      guint           n = part->symbols->len;
+      int             what = g_rand_int_range (rand, 0, 100);
+      g_autoptr(OdoriComposer) full = NULL;
+      OdoriMotion    *mi, *mp, *mf;
+      guint64         recomputed = 0;
+
+      if (what < 45 && n > 0)
+        {
+          /* a move, by a few frames or far (past neighbours too) */
+          guint            i = g_rand_int_range (rand, 0, n);
+          OdoriScoreSymbol sym = g_array_index (part->symbols, OdoriScoreSymbol, i);
+          int              delta = g_rand_boolean (rand) ? g_rand_int_range (rand, -8, 9)
+                                                         : g_rand_int_range (rand, -150, 151);
+          OdoriScoreSymbol *moved;
+
+          sym.symbol = g_strdup (sym.symbol);
+          g_array_remove_index (part->symbols, i);
+          moved = random_insert (part, rand, (guint) MAX ((int) sym.start + delta, 1), sym.symbol);
+          moved->mods = sym.mods;
+          g_free (sym.symbol);
+        }
+      else if (what < 60)
+        random_insert (part, rand, g_rand_int_range (rand, 1, 700), NULL);
+      else if (what < 70 && n > (p == 0 ? 2u : 0u))
+        g_array_remove_index (part->symbols, g_rand_int_range (rand, 0, n));
+      else if (what < 85 && n > 0)
+        random_mods (rand, &g_array_index (part->symbols, OdoriScoreSymbol, g_rand_int_range (rand, 0, n)).mods);
+      else if (what < 90)
+        score->blend = g_rand_int_range (rand, 0, 10);
+      else if (what < 95)
+        {
+          lock = g_rand_int_range (rand, 0, 4) != 0;
+          odori_composer_set_foot_lock (inc, lock);
+          odori_composer_set_foot_lock (plain, lock);
+        }
+      else
+        {
+          match = g_rand_int_range (rand, 0, 3);
+          odori_composer_set_root_match (inc, match);
+          odori_composer_set_root_match (plain, match);
+        }
+
+      mi = odori_composer_update (inc, &recomputed, &error);
+      g_assert_no_error (error);
+      shifted += odori_composer_get_n_shifted (inc);
+      windowed += recomputed < (guint64) mi->n_frames * mi->n_segments;
+      mp = odori_composer_update (plain, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (odori_composer_get_n_shifted (plain), ==, 0);
+      full = composer_for (dir, score, lock);
+      odori_composer_set_root_match (full, match);
+      mf = odori_composer_compose (full, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (mi->n_frames, ==, mf->n_frames);
+      g_assert_cmpuint (mp->n_frames, ==, mf->n_frames);
+      g_assert_cmpmem (mi->transforms, sizeof (OdoriTransform) * mi->n_frames * mi->n_segments,
+                       mf->transforms, sizeof (OdoriTransform) * mf->n_frames * mf->n_segments);
+      g_assert_cmpmem (mp->transforms, sizeof (OdoriTransform) * mp->n_frames * mp->n_segments,
+                       mf->transforms, sizeof (OdoriTransform) * mf->n_frames * mf->n_segments);
+      assert_same_lock (inc, full);
+      assert_same_lock (plain, full);
+    }
+  /* the edits did take the short ways */
+  g_assert_cmpuint (shifted, >, 0);
+  g_assert_cmpuint (windowed, >, 100);
+  remove_dir (dir);
+}
+
 /* odori-cli compose --foot-lock / --no-foot-lock and the seam report's slides */
 
 /* Runs odori-cli with ARGS in DIR; returns its exit status, *out its standard output. */
@@ -694,6 +867,7 @@ main (int   argc,
   g_test_add_func ("/core/foot-lock/switching-score", test_switching_score);
   g_test_add_func ("/core/foot-lock/off-by-default", test_off_by_default);
   g_test_add_func ("/core/foot-lock/incremental", test_incremental);
+  g_test_add_func ("/core/foot-lock/random-edits", test_random_edits);
   g_test_add_func ("/core/foot-lock/cli", test_cli);
   g_test_add_func ("/core/foot-lock/plant-out-of-reach", test_plant_out_of_reach);
   g_test_add_func ("/core/foot-lock/no-legs", test_no_legs);

@@ -118,6 +118,8 @@ _odori_document_compose (const ComposeParams *params,
     }
   odori_composer_set_blend (out->composer, effective_blend (params->default_blend, score));
   odori_composer_set_root_match (out->composer, params->root_match);
+  /* edits follow: keep what makes a root-track move shift frames (docs/composition.md) */
+  odori_composer_set_incremental (out->composer, TRUE);
   out->motion = odori_composer_compose (out->composer, &out->error);
   if (out->motion == NULL)
     {

@@ -103,6 +103,21 @@ struct _OdoriComposer
   char           *plan_key;     /* parts and sensors, to notice structural edits */
   char           *reference;    /* the reference skeleton's show file, or NULL */
   OdoriMotion    *out;
+  /* Kept for updates (odori_composer_set_incremental ()): per output frame and sensor,
+   * the position before its root offset (world-space sensors) or before its anchor's
+   * position (relative ones), so that a frame whose offsets alone changed is shifted
+   * exactly as a full compose would have made it. NULL when not kept. */
+  float          *pre;
+  gboolean        keep_pre;
+  FrameDesc      *scratch;      /* descriptors of an update, reused (n_scratch frames) */
+  guint           n_scratch;
+  guint           changed_from; /* the output frames (1-based) the last recompose wrote; */
+  guint           changed_to;   /* none when changed_from > changed_to */
+  gboolean        changed_all;  /* it wrote every frame (a full compose) */
+  guint64         n_shifted;    /* segment-frames it shifted instead of recomputing */
+  guint           lock_from;    /* frames written since the last foot lock (1-based), */
+  guint           lock_to;      /* none when lock_from > lock_to, */
+  gboolean        lock_all;     /* or every frame */
   GArray         *seams;
   gboolean        seams_valid;
   int             foot_lock_override; /* -1: the score's "# FootLock:" */
@@ -181,6 +196,8 @@ odori_composer_free (OdoriComposer *self)
   g_clear_pointer (&self->sensors, g_ptr_array_unref);
   g_clear_pointer (&self->sensor_index, g_hash_table_unref);
   g_clear_pointer (&self->out, odori_motion_unref);
+  g_clear_pointer (&self->pre, g_free);
+  g_clear_pointer (&self->scratch, g_free);
   g_clear_pointer (&self->seams, g_array_unref);
   g_clear_pointer (&self->foot_lock, odori_foot_lock_free);
   g_clear_pointer (&self->locked, odori_motion_unref);
@@ -1103,6 +1120,7 @@ build_plan (OdoriComposer *self,
   g_hash_table_remove_all (self->sensor_index);
   self->hold_clip = NULL;
   g_clear_pointer (&self->out, odori_motion_unref);
+  g_clear_pointer (&self->pre, g_free);
 
   self->frame_time = choose_frame_time (self);
   /* The root part follows from the parts' sensor lists alone: a first pass over the
@@ -1167,6 +1185,7 @@ odori_composer_new_with_cache (OdoriScore        *score,
   self->sensor_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->blend_override = -1;
   self->foot_lock_override = -1;
+  self->lock_from = G_MAXUINT;
   self->match = ODORI_ROOT_MATCH_POSITION;
   self->seams = g_array_new (FALSE, TRUE, sizeof (OdoriSeam));
   g_array_set_clear_func (self->seams, (GDestroyNotify) odori_seam_clear);
@@ -1259,6 +1278,21 @@ odori_composer_get_foot_lock (OdoriComposer *self)
 }
 
 void
+odori_composer_set_incremental (OdoriComposer *self,
+                                gboolean       incremental)
+{
+  g_return_if_fail (self != NULL);
+  self->keep_pre = incremental != FALSE;
+}
+
+guint64
+odori_composer_get_n_shifted (OdoriComposer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_shifted;
+}
+
+void
 odori_composer_set_root_match (OdoriComposer  *self,
                                OdoriRootMatch  match)
 {
@@ -1275,10 +1309,12 @@ odori_composer_get_frame_time (OdoriComposer *self)
 
 /* Descriptors */
 
+/* The sensor in world space as the sample plays it, turned by its heading offset but
+ * without its translation offset (sample_world () adds it). */
 static void
-sample_world (const Sample   *sample,
-              int             sensor,
-              OdoriTransform *out)
+sample_base (const Sample   *sample,
+             int             sensor,
+             OdoriTransform *out)
 {
   const OdoriTransform *t;
   int seg = sample->clip->seg[sensor];
@@ -1303,9 +1339,17 @@ sample_world (const Sample   *sample,
       memcpy (out->position, t->position, sizeof out->position);
       memcpy (out->rotation, t->rotation, sizeof out->rotation);
     }
+  memcpy (out->scale, t->scale, sizeof out->scale);
+}
+
+static void
+sample_world (const Sample   *sample,
+              int             sensor,
+              OdoriTransform *out)
+{
+  sample_base (sample, sensor, out);
   for (int k = 0; k < 3; k++)
     out->position[k] += sample->d[k];
-  memcpy (out->scale, t->scale, sizeof out->scale);
 }
 
 /* Root offsets: each switch puts the incoming clip's first frame (X, Z; with FULL also
@@ -1587,12 +1631,37 @@ sample_relative (OdoriComposer *self,
   memcpy (rel->scale, ts->scale, sizeof rel->scale);
 }
 
+/* The root offset of a frame: its sample's, or inside a blend the two samples' mixed by
+ * the blend's weight (positions are mixed before it is added, so that an edit that moves
+ * the offsets alone shifts the frame exactly: see self->pre). */
+static inline void
+desc_offset (const FrameDesc *d,
+             float            off[3])
+{
+  if (d->w > 0)
+    for (int k = 0; k < 3; k++)
+      off[k] = d->a.d[k] + d->w * (d->b.d[k] - d->a.d[k]);
+  else
+    memcpy (off, d->a.d, sizeof (float) * 3);
+}
+
+static inline float *
+pre_get (OdoriComposer *self,
+         guint          frame,
+         int            sensor)
+{
+  return self->pre + ((gsize) frame * self->sensors->len + sensor) * 3;
+}
+
 static void
 compose_world (OdoriComposer   *self,
                const FrameDesc *d,
                GArray          *sensors,
                guint            frame)
 {
+  float off[3];
+
+  desc_offset (d, off);
   for (guint k = 0; k < sensors->len; k++)
     {
       int s = g_array_index (sensors, int, k);
@@ -1602,12 +1671,60 @@ compose_world (OdoriComposer   *self,
         {
           OdoriTransform ta, tb;
 
-          sample_world (&d->a, s, &ta);
-          sample_world (&d->b, s, &tb);
+          sample_base (&d->a, s, &ta);
+          sample_base (&d->b, s, &tb);
           blend_transform (&ta, &tb, d->w, out);
         }
       else
-        sample_world (&d->a, s, out);
+        sample_base (&d->a, s, out);
+      if (self->pre != NULL)
+        memcpy (pre_get (self, frame, s), out->position, sizeof out->position);
+      for (int c = 0; c < 3; c++)
+        out->position[c] += off[c];
+    }
+}
+
+/* A frame whose descriptor changed in its root offsets only (and whose anchor moved
+ * only, if any): the positions are made again from what was kept, exactly as
+ * compose_world () and compose_relative () make them. */
+static void
+shift_world (OdoriComposer   *self,
+             const FrameDesc *d,
+             GArray          *sensors,
+             guint            frame)
+{
+  float off[3];
+
+  desc_offset (d, off);
+  for (guint k = 0; k < sensors->len; k++)
+    {
+      int s = g_array_index (sensors, int, k);
+      float *p = odori_motion_get (self->out, frame, s)->position;
+      const float *pre = pre_get (self, frame, s);
+
+      for (int c = 0; c < 3; c++)
+        p[c] = pre[c] + off[c];
+    }
+}
+
+static void
+shift_relative (OdoriComposer *self,
+                int            anchor,
+                GArray        *sensors,
+                guint          frame)
+{
+  const float *a = odori_motion_get (self->out, frame, anchor)->position;
+
+  for (guint k = 0; k < sensors->len; k++)
+    {
+      int s = g_array_index (sensors, int, k);
+      float *p = odori_motion_get (self->out, frame, s)->position;
+      const float *pre = pre_get (self, frame, s);
+
+      if (s == anchor)
+        continue;
+      for (int c = 0; c < 3; c++)
+        p[c] = a[c] + pre[c];
     }
 }
 
@@ -1655,7 +1772,7 @@ compose_relative_fast (OdoriComposer        *self,
       int s = g_array_index (sensors, int, k);
       OdoriTransform *out = odori_motion_get (self->out, frame, s);
       const OdoriTransform *src;
-      float d[3];
+      float d[3], r[3];
 
       if (s == anchor)
         continue;
@@ -1668,6 +1785,8 @@ compose_relative_fast (OdoriComposer        *self,
           sample_relative (self, sample, anchor, s, &rel);
           odori_quat_mul (a->rotation, rel.rotation, out->rotation);
           odori_quat_rotate (a->rotation, rel.position, rotated);
+          if (self->pre != NULL)
+            memcpy (pre_get (self, frame, s), rotated, sizeof rotated);
           for (int c = 0; c < 3; c++)
             out->position[c] = a->position[c] + rotated[c];
           memcpy (out->scale, rel.scale, sizeof out->scale);
@@ -1678,7 +1797,11 @@ compose_relative_fast (OdoriComposer        *self,
       for (int c = 0; c < 3; c++)
         d[c] = src->position[c] - src_a->position[c];
       for (int c = 0; c < 3; c++)
-        out->position[c] = a->position[c] + m[c][0] * d[0] + m[c][1] * d[1] + m[c][2] * d[2];
+        r[c] = m[c][0] * d[0] + m[c][1] * d[1] + m[c][2] * d[2];
+      if (self->pre != NULL)
+        memcpy (pre_get (self, frame, s), r, sizeof r);
+      for (int c = 0; c < 3; c++)
+        out->position[c] = a->position[c] + r[c];
       memcpy (out->scale, src->scale, sizeof out->scale);
     }
   return TRUE;
@@ -1718,10 +1841,31 @@ compose_relative (OdoriComposer   *self,
 
       odori_quat_mul (a->rotation, rel.rotation, out->rotation);
       odori_quat_rotate (a->rotation, rel.position, rotated);
+      if (self->pre != NULL)
+        memcpy (pre_get (self, frame, s), rotated, sizeof rotated);
       for (int c = 0; c < 3; c++)
         out->position[c] = a->position[c] + rotated[c];
       memcpy (out->scale, rel.scale, sizeof out->scale);
     }
+}
+
+/* What an update does with a frame of a part (Part.dirty). */
+enum
+{
+  CLEAN = 0,
+  SHIFT = 1,   /* only its root offsets changed, or its anchor only moved: positions are
+                * made again from self->pre */
+  REDO = 2,    /* sampled and re-attached again */
+};
+
+/* Whether two descriptors sample the same clips at the same frames, headings and weight:
+ * if so, they differ at most in their root offsets (translations). */
+static inline gboolean
+same_samples (const FrameDesc *x,
+              const FrameDesc *y)
+{
+  return x->a.clip == y->a.clip && x->a.j == y->a.j && x->a.yaw == y->a.yaw &&
+         x->b.clip == y->b.clip && x->b.j == y->b.j && x->b.yaw == y->b.yaw && x->w == y->w;
 }
 
 static const FrameDesc *
@@ -1742,13 +1886,15 @@ recompose (OdoriComposer *self,
   guint n = score_length (self);
   guint old_n = self->n_desc;
   int blend = self->blend_override >= 0 ? self->blend_override : MAX (self->score->blend, 0);
-  guint64 computed = 0;
+  guint64 computed = 0, shifted = 0;
   guint glo = G_MAXUINT, ghi = 0;
   Part *root;
 
   if (blend != self->blend)
     force = TRUE;
   self->blend = blend;
+  if (self->keep_pre && self->pre == NULL && self->out != NULL)
+    force = TRUE;  /* what updates keep is made by a full compose */
 
   if (self->out == NULL)
     {
@@ -1768,12 +1914,21 @@ recompose (OdoriComposer *self,
       return 0;
     }
   self->n_frames = n;
+  if (self->keep_pre && (self->pre == NULL || n != old_n || force))
+    {
+      /* frames keep their place: a longer or shorter dance keeps the earlier frames' */
+      if (self->pre == NULL)
+        force = TRUE;
+      self->pre = g_renew (float, self->pre, (gsize) MAX (n, 1) * MAX (self->sensors->len, 1) * 3);
+    }
+  else if (!self->keep_pre)
+    g_clear_pointer (&self->pre, g_free);
 
   /* Descriptors of the parts with their own symbols (the root always has some). */
   for (guint p = 0; p < self->n_parts; p++)
     {
       Part *part = &self->parts[p];
-      g_autofree FrameDesc *fresh = NULL;
+      FrameDesc *fresh;
       guint from = 1, to = n;
 
       part->dirty = g_realloc (part->dirty, MAX (n, 1));
@@ -1784,7 +1939,7 @@ recompose (OdoriComposer *self,
           if (part->prev_placed->len > 0)
             {
               /* emptied: from now on it follows the root, on every frame */
-              memset (part->dirty, 1, n);
+              memset (part->dirty, REDO, n);
               glo = 1;
               ghi = n;
             }
@@ -1799,7 +1954,7 @@ recompose (OdoriComposer *self,
           if (part->desc == NULL || n != old_n)
             part->desc = g_renew (FrameDesc, part->desc, n);
           compute_desc (part->placed, 1, n, blend, part->desc);
-          memset (part->dirty, 1, n);
+          memset (part->dirty, REDO, n);
           glo = 1;
           ghi = n;
           continue;
@@ -1818,54 +1973,80 @@ recompose (OdoriComposer *self,
       if (from > to)
         continue;
 
-      fresh = g_new (FrameDesc, n);
+      /* reused: fresh pages would cost more in faults than the work */
+      if (self->n_scratch < n)
+        {
+          g_free (self->scratch);
+          self->scratch = g_new (FrameDesc, n);
+          self->n_scratch = n;
+        }
+      fresh = self->scratch;
       compute_desc (part->placed, from, to, blend, fresh);
       for (guint f = from - 1; f < to; f++)
         if (f >= old_n || memcmp (&fresh[f], &part->desc[f], sizeof (FrameDesc)) != 0)
           {
-            part->dirty[f] = 1;
+            part->dirty[f] = f < old_n && self->pre != NULL &&
+                             same_samples (&fresh[f], &part->desc[f]) ? SHIFT : REDO;
             part->desc[f] = fresh[f];
             glo = MIN (glo, f + 1);
             ghi = MAX (ghi, f + 1);
           }
     }
   self->n_desc = n;
-
   root = &self->parts[self->root];
   if (glo <= ghi)
     {
-      g_autofree guint8 *root_dirty = g_memdup2 (root->dirty + glo - 1, ghi - glo + 1);
-
-      /* Tracks without symbols follow the root; every part follows its anchor's owner. */
-      for (guint k = 0; k < self->n_parts; k++)
+      /* Frame by frame (each frame's transforms are touched once), parts in dependency
+       * order: tracks without symbols follow the root; every part follows its anchor's
+       * owner. A frame shifted only is made again from self->pre. */
+      for (guint f = glo - 1; f < ghi; f++)
         {
-          guint p = self->order[k];
-          Part *part = &self->parts[p];
-          const FrameDesc *desc = part_desc (self, p);
-          const guint8 *owner_dirty = part->anchor_owner >= 0 ? self->parts[part->anchor_owner].dirty : NULL;
+          guint8 root_own = root->dirty[f];
 
-          for (guint f = glo - 1; f < ghi; f++)
+          for (guint k = 0; k < self->n_parts; k++)
             {
-              if (part->placed->len == 0 && root_dirty[f - (glo - 1)])
-                part->dirty[f] = 1;
-              if (owner_dirty != NULL && owner_dirty[f])
-                part->dirty[f] = 1;
-              if (!part->dirty[f])
+              guint p = self->order[k];
+              Part *part = &self->parts[p];
+              const FrameDesc *d;
+              guint8 kind = part->dirty[f];
+
+              if (part->placed->len == 0)
+                kind = MAX (kind, root_own);
+              if (part->anchor_owner >= 0)
+                kind = MAX (kind, self->parts[part->anchor_owner].dirty[f]);
+              part->dirty[f] = kind;
+              if (kind == CLEAN)
                 continue;
-              compose_world (self, &desc[f], part->world, f);
+              d = part_desc (self, p) + f;
+              if (kind == SHIFT)
+                {
+                  /* a part without world-space sensors needs no descriptor here */
+                  if (part->world->len > 0)
+                    shift_world (self, d, part->world, f);
+                  if (part->rel->len > 0)
+                    shift_relative (self, part->anchor, part->rel, f);
+                  shifted += part->world->len + part->rel->len;
+                  continue;
+                }
+              compose_world (self, d, part->world, f);
               if (part->rel->len > 0)
-                compose_relative (self, &desc[f], part->anchor, part->rel, f);
+                compose_relative (self, d, part->anchor, part->rel, f);
               computed += part->world->len + part->rel->len;
             }
-        }
 
-      if (self->unnamed->len > 0)
-        for (guint f = glo - 1; f < ghi; f++)
-          if (root->dirty[f])
+          if (self->unnamed->len == 0)
+            continue;
+          if (root->dirty[f] == SHIFT)
+            {
+              shift_relative (self, self->root_sensor, self->unnamed, f);
+              shifted += self->unnamed->len;
+            }
+          else if (root->dirty[f] == REDO)
             {
               compose_relative (self, &root->desc[f], self->root_sensor, self->unnamed, f);
               computed += self->unnamed->len;
             }
+        }
       self->seams_valid = FALSE;
     }
 
@@ -1877,22 +2058,40 @@ recompose (OdoriComposer *self,
       g_array_append_vals (part->prev_placed, part->placed->data, part->placed->len);
     }
   prune_derived (self);
+  self->changed_from = glo;
+  self->changed_to = ghi;
+  self->changed_all = glo == 1 && ghi == n && force;
+  self->n_shifted = shifted;
+  if (force || n != old_n)
+    self->lock_all = TRUE;
+  else if (glo <= ghi)
+    {
+      self->lock_from = MIN (self->lock_from, glo);
+      self->lock_to = MAX (self->lock_to, ghi);
+    }
   return computed;
 }
 
 /* What compose and update return: the composed motion, or with foot locking on a copy
- * of it with the feet locked, relocked whole each time (so that an update equals a full
- * compose; see odori-foot-lock.c). */
+ * of it with the feet locked. The frames written since the last lock are relocked alone
+ * when they left the legs' joints where they were (odori_foot_lock_update ()), else the
+ * whole motion: either way an update equals a full compose. */
 static OdoriMotion *
 foot_lock_result (OdoriComposer *self,
                   GError       **error)
 {
   int on = self->foot_lock_override >= 0 ? self->foot_lock_override : self->score->foot_lock > 0;
+  gboolean whole = self->lock_all;
+  guint from = self->lock_from, to = self->lock_to;
 
+  self->lock_all = FALSE;
+  self->lock_from = G_MAXUINT;
+  self->lock_to = 0;
   if (on && (self->foot_lock == NULL || !odori_foot_lock_matches (self->foot_lock, self->out)))
     {
       g_clear_pointer (&self->foot_lock, odori_foot_lock_free);
       self->foot_lock = odori_foot_lock_new (self->out);
+      whole = TRUE;
     }
   if (!on || self->foot_lock == NULL)
     {
@@ -1902,12 +2101,25 @@ foot_lock_result (OdoriComposer *self,
   if (self->locked != NULL && !odori_foot_lock_matches (self->foot_lock, self->locked))
     g_clear_pointer (&self->locked, odori_motion_unref);
   if (self->locked == NULL)
-    self->locked = odori_motion_copy (self->out);
-  else if (self->locked->n_frames != self->out->n_frames &&
-           !odori_motion_resize (self->locked, self->out->n_frames, error))
-    return NULL;
+    {
+      self->locked = odori_motion_copy (self->out);
+      whole = TRUE;
+    }
+  else if (self->locked->n_frames != self->out->n_frames)
+    {
+      whole = TRUE;
+      if (!odori_motion_resize (self->locked, self->out->n_frames, error))
+        {
+          g_clear_pointer (&self->locked, odori_motion_unref);
+          return NULL;
+        }
+    }
   self->locked->frame_time = self->out->frame_time;
-  odori_foot_lock_apply (self->foot_lock, self->out, self->locked);
+  if (whole)
+    odori_foot_lock_apply (self->foot_lock, self->out, self->locked);
+  else
+    odori_foot_lock_update (self->foot_lock, self->out, self->locked,
+                            from <= to ? from - 1 : 1, from <= to ? to - 1 : 0);
   return self->locked;
 }
 

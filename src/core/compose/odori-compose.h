@@ -84,6 +84,17 @@ void            odori_composer_set_foot_lock   (OdoriComposer   *composer,
 OdoriFootLock  *odori_composer_get_foot_lock   (OdoriComposer   *composer);
 void            odori_composer_set_root_match  (OdoriComposer   *composer,
                                                 OdoriRootMatch   match);
+/* Keeps what makes updates after a move on the root track fast (docs/composition.md,
+ * "Incremental recomposition"): per output frame and sensor, its position before its
+ * root offset or its anchor's position, 12 bytes per segment-frame. Off by default (a
+ * one-off compose needs it not); an editor turns it on before composing (turned on
+ * later, the next update recomposes everything once to make it). The motion composed
+ * is the same either way, bit for bit. */
+void            odori_composer_set_incremental (OdoriComposer   *composer,
+                                                gboolean         incremental);
+/* Segment-frames the last compose or update shifted (their root offsets alone changed)
+ * instead of recomputing them; they are not counted in update's *n_recomputed. */
+guint64         odori_composer_get_n_shifted   (OdoriComposer   *composer);
 /* Composes everything. Returns the composed motion (transfer none; valid until the
  * composer is freed; updated in place by later calls). */
 OdoriMotion    *odori_composer_compose         (OdoriComposer   *composer,

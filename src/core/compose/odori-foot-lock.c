@@ -77,6 +77,14 @@ struct _OdoriFootLock
   double *steps; /* per leg and frame: the ankle's horizontal travel from the frame
                   * before inside a contact, before [0] and after [1] locking */
   guint n_steps; /* frames they cover */
+  /* What odori_foot_lock_update () needs of the last apply: */
+  gboolean valid;
+  guint    n_frames;    /* the frames and frame time it locked */
+  double   frame_time;
+  guint    n_changed;   /* what it returned */
+  float   *joints;      /* per frame and leg: the hip, knee and ankle positions it read */
+  double  *corr;        /* its corrections (fill_corrections ()) */
+  double  *drop;        /* and drops (fill_drops ()) */
 };
 
 /* Small vector helpers, in double */
@@ -170,6 +178,9 @@ odori_foot_lock_free (OdoriFootLock *self)
   g_strfreev (self->names);
   g_clear_pointer (&self->contacts, g_array_unref);
   g_free (self->steps);
+  g_free (self->joints);
+  g_free (self->corr);
+  g_free (self->drop);
   g_free (self);
 }
 
@@ -734,8 +745,9 @@ turn_about (OdoriTransform *t,
   memcpy (t->rotation, r, sizeof r);
 }
 
-/* The bend normal of leg LEG at frame F of MOTION, into leg->n when the knee is bent. */
-static void
+/* The bend normal of leg LEG at frame F of MOTION, into leg->n when the knee is bent
+ * (returns whether it is). */
+static gboolean
 update_normal (Leg               *leg,
                const OdoriMotion *motion,
                guint              f)
@@ -744,19 +756,20 @@ update_normal (Leg               *leg,
 
   if (!finite3 (seg_pos (motion, f, leg->hip)) || !finite3 (seg_pos (motion, f, leg->knee)) ||
       !finite3 (seg_pos (motion, f, leg->ankle)))
-    return;
+    return FALSE;
   load3 (seg_pos (motion, f, leg->hip), h);
   load3 (seg_pos (motion, f, leg->knee), k);
   load3 (seg_pos (motion, f, leg->ankle), a);
   sub3 (a, h, u);
   sub3 (k, h, kv);
   if (!normalize3 (u, 1e-9 * leg->scale))
-    return;
+    return FALSE;
   reject3 (kv, u, perp);
   if (!normalize3 (perp, 1e-3 * norm3 (kv)))
-    return;
+    return FALSE;
   cross3 (u, perp, n);
   memcpy (leg->n, n, sizeof n);
+  return TRUE;
 }
 
 static void
@@ -996,15 +1009,67 @@ frame_is_corrected (const OdoriFootLock *self,
   return FALSE;
 }
 
+/* Locks frame F of DEST (a copy of SRC's frame F) with the corrections and drops CORR
+ * and DROP; the legs' bend normals are those of frame F. Returns whether it changed. */
+static gboolean
+lock_frame (OdoriFootLock     *self,
+            const OdoriMotion *src,
+            OdoriMotion       *dest,
+            const double      *corr,
+            const double      *drop,
+            guint              f)
+{
+  guint n = src->n_frames;
+
+  if (!frame_is_corrected (self, corr, drop, n, f))
+    return FALSE;
+  if (drop[f] != 0)
+    for (guint s = 0; s < dest->n_segments; s++)
+      {
+        float *p = odori_motion_get (dest, f, s)->position;
+
+        for (int i = 0; i < 3; i++)
+          p[i] = (float) (p[i] - drop[f] * self->up[i]);
+      }
+  for (guint l = 0; l < self->n_legs; l++)
+    {
+      const double *c = corr + ((gsize) l * n + f) * 3;
+      double        target[3];
+
+      if (drop[f] == 0 && c[0] == 0 && c[1] == 0 && c[2] == 0)
+        continue;
+      load3 (seg_pos (src, f, self->legs[l].ankle), target);
+      for (int i = 0; i < 3; i++)
+        target[i] += c[i];
+      solve_leg (&self->legs[l], dest, f, target);
+    }
+  return TRUE;
+}
+
+/* The hip, knee and ankle positions of every leg at frame F of MOTION into J (9 floats
+ * a leg). */
+static void
+read_joints (const OdoriFootLock *self,
+             const OdoriMotion   *motion,
+             guint                f,
+             float               *j)
+{
+  for (guint l = 0; l < self->n_legs; l++)
+    {
+      memcpy (j + l * 9, seg_pos (motion, f, self->legs[l].hip), sizeof (float) * 3);
+      memcpy (j + l * 9 + 3, seg_pos (motion, f, self->legs[l].knee), sizeof (float) * 3);
+      memcpy (j + l * 9 + 6, seg_pos (motion, f, self->legs[l].ankle), sizeof (float) * 3);
+    }
+}
+
 guint
 odori_foot_lock_apply (OdoriFootLock     *self,
                        const OdoriMotion *src,
                        OdoriMotion       *dest)
 {
-  g_autofree double *corr = NULL;
-  g_autofree double *drop = NULL;
-  guint              n, changed = 0;
-  double             floor;
+  double *corr, *drop;
+  guint   n, changed = 0;
+  double  floor;
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (src != NULL && dest != NULL && src != dest, 0);
@@ -1016,6 +1081,7 @@ odori_foot_lock_apply (OdoriFootLock     *self,
   g_array_set_size (self->contacts, 0);
   self->max_drop = 0;
   self->n_steps = 0;
+  self->valid = FALSE;
   if (n < 3)
     return 0;
 
@@ -1025,45 +1091,89 @@ odori_foot_lock_apply (OdoriFootLock     *self,
   floor = find_floor (self, src);
   detect_contacts (self, src, floor);
 
-  corr = g_new (double, (gsize) 3 * n * self->n_legs);
-  drop = g_new (double, n);
+  corr = self->corr = g_renew (double, self->corr, (gsize) 3 * n * self->n_legs);
+  drop = self->drop = g_renew (double, self->drop, n);
   fill_corrections (self, src, corr);
   fill_drops (self, src, corr, drop);
 
   for (guint l = 0; l < self->n_legs; l++)
     initial_normal (&self->legs[l], src);
+  self->joints = g_renew (float, self->joints, (gsize) 9 * n * self->n_legs);
   for (guint f = 0; f < n; f++)
     {
+      read_joints (self, src, f, self->joints + (gsize) 9 * self->n_legs * f);
       for (guint l = 0; l < self->n_legs; l++)
         update_normal (&self->legs[l], src, f);
-      if (!frame_is_corrected (self, corr, drop, n, f))
+      if (!lock_frame (self, src, dest, corr, drop, f))
         continue;
       changed++;
       self->max_drop = MAX (self->max_drop, drop[f]);
-      if (drop[f] != 0)
-        for (guint s = 0; s < dest->n_segments; s++)
-          {
-            float *p = odori_motion_get (dest, f, s)->position;
-
-            for (int i = 0; i < 3; i++)
-              p[i] = (float) (p[i] - drop[f] * self->up[i]);
-          }
-      for (guint l = 0; l < self->n_legs; l++)
-        {
-          const double *c = corr + ((gsize) l * n + f) * 3;
-          double        target[3];
-
-          if (drop[f] == 0 && c[0] == 0 && c[1] == 0 && c[2] == 0)
-            continue;
-          load3 (seg_pos (src, f, self->legs[l].ankle), target);
-          for (int i = 0; i < 3; i++)
-            target[i] += c[i];
-          solve_leg (&self->legs[l], dest, f, target);
-        }
     }
   report_contacts (self, src, dest, drop);
   fill_steps (self, src, dest);
+  self->valid = TRUE;
+  self->n_frames = n;
+  self->frame_time = src->frame_time;
+  self->n_changed = changed;
   return changed;
+}
+
+guint
+odori_foot_lock_update (OdoriFootLock     *self,
+                        const OdoriMotion *src,
+                        OdoriMotion       *dest,
+                        guint              first,
+                        guint              last)
+{
+  guint  n;
+  gsize  stride;
+  float *j;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (src != NULL && dest != NULL && src != dest, 0);
+  g_return_val_if_fail (src->n_segments == self->n_segments, 0);
+  g_return_val_if_fail (dest->n_segments == src->n_segments && dest->n_frames == src->n_frames, 0);
+
+  n = src->n_frames;
+  if (!self->valid || n != self->n_frames || src->frame_time != self->frame_time)
+    return odori_foot_lock_apply (self, src, dest);
+  if (first > last)
+    return self->n_changed;
+  if (last >= n)
+    return odori_foot_lock_apply (self, src, dest);
+
+  /* Everything the lock finds (up, floor, leg scales, contacts, corrections, drops, bend
+   * normals) comes from the legs' hip, knee and ankle positions: while those stay, the
+   * changed frames are locked again alone, each exactly as the full lock did. */
+  stride = (gsize) 9 * self->n_legs;
+  j = g_newa (float, stride);
+  for (guint f = first; f <= last; f++)
+    {
+      read_joints (self, src, f, j);
+      if (memcmp (j, self->joints + stride * f, sizeof (float) * stride) != 0)
+        return odori_foot_lock_apply (self, src, dest);
+    }
+
+  memcpy (odori_motion_get (dest, first, 0), odori_motion_get (src, first, 0),
+          sizeof (OdoriTransform) * src->n_segments * (last - first + 1));
+  for (guint l = 0; l < self->n_legs; l++)
+    {
+      /* the bend normal as it was before FIRST: that of the last bent frame */
+      gboolean found = FALSE;
+
+      for (guint f = first; f > 0 && !found; f--)
+        found = update_normal (&self->legs[l], src, f - 1);
+      if (!found)
+        initial_normal (&self->legs[l], src);
+    }
+  for (guint f = first; f <= last; f++)
+    {
+      for (guint l = 0; l < self->n_legs; l++)
+        update_normal (&self->legs[l], src, f);
+      lock_frame (self, src, dest, self->corr, self->drop, f);
+    }
+  /* the contacts' report reads the legs' joints only: it stays */
+  return self->n_changed;
 }
 
 guint

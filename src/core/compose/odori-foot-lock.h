@@ -50,6 +50,16 @@ const char *odori_foot_lock_get_leg_name (const OdoriFootLock *lock,
 guint odori_foot_lock_apply (OdoriFootLock     *lock,
                              const OdoriMotion *src,
                              OdoriMotion       *dest);
+/* The same as odori_foot_lock_apply () (the same DEST, contacts and report, bit for bit)
+ * when SRC changed only in frames FIRST..LAST (0-based, inclusive; none when FIRST >
+ * LAST) since the last apply or update into DEST, which was not touched since: when those
+ * frames leave every leg's hip, knee and ankle where they were (an arm or head edit), only
+ * they are locked again; otherwise (or with another frame count) all of it. */
+guint odori_foot_lock_update (OdoriFootLock     *lock,
+                              const OdoriMotion *src,
+                              OdoriMotion       *dest,
+                              guint              first,
+                              guint              last);
 /* The contacts of the last apply: OdoriFootContact by leg, then by first frame
  * (transfer none; valid until the next apply or free). */
 GArray *odori_foot_lock_get_contacts (OdoriFootLock *lock);
