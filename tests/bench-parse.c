@@ -12,7 +12,11 @@
  *                                        by the simplest loop (no validation, no model),
  *                                        streamed through 1 MiB blocks
  *   bench-parse strtod FILE [REPS]       the naive C program: strtod over every number
- *   bench-parse odori FILE [REPS]        Odori's reader into its model (odori_format_load_motion)
+ *   bench-parse odori FILE [REPS]        Odori's reader into its model (odori_format_load_motion:
+ *                                        BVA and BVH streamed through one buffer a thread)
+ *   bench-parse mapped FILE [REPS]       the same parse from the whole file mapped in memory
+ *                                        (odori_text_file_open, then odori_*_load_text): how
+ *                                        every load went before the readers streamed
  *
  * Writing (FILE is loaded once untimed; OUT is written REPS times):
  *   bench-parse write-bva FILE OUT [REPS]   odori_bva_save of FILE's model
@@ -219,6 +223,28 @@ read_odori (const char *path)
   g_autoptr(GError) error = NULL;
   g_autoptr(OdoriMotion) motion = odori_format_load_motion (path, NULL, &error);
 
+  if (motion == NULL)
+    g_error ("%s", error->message);
+  return (guint64) motion->n_frames * motion->n_segments;
+}
+
+/* Odori's whole-file reader, as every load went before the readers streamed: the file
+ * mapped and checked whole (odori_text_file_open), then parsed in memory. */
+static guint64
+read_mapped (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(OdoriTextFile) file = odori_text_file_open (path, &error);
+  g_autoptr(OdoriMotion) motion = NULL;
+  const char *data;
+  gsize len;
+
+  if (file == NULL)
+    g_error ("%s", error->message);
+  data = odori_text_file_get_data (file, &len);
+  motion = odori_bvh_sniff (data, MIN (len, 64))
+           ? odori_bvh_load_text (file, NULL, &error)
+           : odori_bva_load_text (file, NULL, &error);
   if (motion == NULL)
     g_error ("%s", error->message);
   return (guint64) motion->n_frames * motion->n_segments;
@@ -681,6 +707,7 @@ main (int   argc,
     { "limit", read_limit },
     { "strtod", read_strtod },
     { "odori", read_odori },
+    { "mapped", read_mapped },
   };
 
   setlocale (LC_ALL, "C");

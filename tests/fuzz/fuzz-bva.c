@@ -70,10 +70,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   file = odori_text_file_new_from_data (NAME, (const char *) data, size, &error);
   if (file == NULL)
-    return 0;
+    {
+      fuzz_check_stream (odori_bva_load, NAME, data, size, NULL, error->message, 0);
+      return 0;
+    }
 
   motion = odori_bva_load_text (file, warnings, &error);
   fuzz_check_parallel (odori_bva_load_text, file, motion, error ? error->message : NULL, warnings->len);
+  fuzz_check_stream (odori_bva_load, NAME, data, size, motion, error ? error->message : NULL,
+                     warnings->len);
   if (motion == NULL)
     {
       fuzz_check_error (error, NAME);

@@ -162,3 +162,72 @@ fuzz_check_parallel (FuzzLoadFunc       load,
       fuzz_fail ("segment %u: \"%s\" on 3 threads, \"%s\" sequentially", s,
                  par->segments[s].name, motion->segments[s].name);
 }
+
+/* Differential check of the streamed readers (odori_bva_load, odori_bvh_load: files read
+ * through one reused buffer): DATA written to a file named NAME and read by LOAD through
+ * a buffer of a few dozen bytes (so that lines cross block ends), on one thread and on
+ * three, must give MOTION bit for bit, or the error MESSAGE (about NAME, the whole-file
+ * reader's), and N_WARNINGS warnings. */
+#include <glib/gstdio.h>
+
+#include "odori-reader.h"
+
+typedef OdoriMotion *(*FuzzPathLoadFunc) (const char *, GPtrArray *, GError **);
+
+static inline void
+fuzz_check_stream (FuzzPathLoadFunc   load,
+                   const char        *name,
+                   const uint8_t     *data,
+                   size_t             size,
+                   const OdoriMotion *motion,
+                   const char        *message,
+                   guint              n_warnings)
+{
+  static char *dir;
+  g_autofree char *path = NULL;
+  FILE *f;
+
+  if (dir == NULL)
+    dir = g_dir_make_tmp ("odori-fuzz-XXXXXX", NULL);
+  if (dir == NULL)
+    fuzz_fail ("cannot make a temporary folder");
+  path = g_build_filename (dir, name, NULL);
+  f = g_fopen (path, "wb");
+  if (f == NULL || fwrite (data, 1, size, f) != size || fclose (f) != 0)
+    fuzz_fail ("cannot write %s", path);
+
+  for (guint threads = 1; threads <= 3; threads += 2)
+    {
+      g_autoptr(GPtrArray) warnings = odori_diagnostics_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(OdoriMotion) streamed = NULL;
+
+      odori_line_stream_set_test_block (4 + (size * 7 + threads) % 97);
+      odori_text_set_test_load_threads (threads);
+      streamed = load (path, warnings, &error);
+      odori_text_set_test_load_threads (0);
+      odori_line_stream_set_test_block (0);
+      if ((streamed == NULL) != (motion == NULL))
+        fuzz_fail ("whole: %s; streamed on %u threads: %s", message ? message : "loaded",
+                   threads, error ? error->message : "loaded");
+      if (motion == NULL)
+        {
+          if (!g_str_has_prefix (error->message, path) || !g_str_has_prefix (message, name) ||
+              strcmp (error->message + strlen (path), message + strlen (name)) != 0)
+            fuzz_fail ("whole: %s; streamed on %u threads: %s", message, threads, error->message);
+          continue;
+        }
+      if (warnings->len != n_warnings)
+        fuzz_fail ("%u warnings whole, %u streamed", n_warnings, warnings->len);
+      if (streamed->n_frames != motion->n_frames || streamed->n_segments != motion->n_segments ||
+          memcmp (streamed->transforms, motion->transforms,
+                  sizeof (OdoriTransform) * motion->n_frames * motion->n_segments) != 0)
+        fuzz_fail ("the streamed reader read another motion (%u x %u, whole %u x %u)",
+                   streamed->n_frames, streamed->n_segments, motion->n_frames, motion->n_segments);
+      for (guint s = 0; s < motion->n_segments; s++)
+        if (g_strcmp0 (streamed->segments[s].name, motion->segments[s].name) != 0)
+          fuzz_fail ("segment %u: \"%s\" streamed, \"%s\" whole", s,
+                     streamed->segments[s].name, motion->segments[s].name);
+    }
+  g_unlink (path);
+}

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gi18n-lib.h>
@@ -291,4 +293,522 @@ odori_xml_read (const char           *path,
   else
     odori_set_error (error, errors->domain, errors->code_xml, path, 1, _ ("not well-formed XML"));
   return NULL;
+}
+
+/* Line streams */
+
+/* odori_text_file_open () refuses larger files: leave them to it, for its message. */
+#define STREAM_MAX_FILE_SIZE ((guint64) 8 << 30)
+
+static gsize test_block = 0;
+
+void
+odori_line_stream_set_test_block (gsize size)
+{
+  g_atomic_pointer_set (&test_block, size);
+}
+
+/* The buffer's first size: at least the 3 bytes of a BOM. */
+static gsize
+stream_block (void)
+{
+  gsize size = (gsize) g_atomic_pointer_get (&test_block);
+
+  return size > 0 ? MAX (size, 4) : ODORI_STREAM_BLOCK;
+}
+
+static void
+stream_set_limit (OdoriLineStream *s)
+{
+  s->limit = s->buf + s->cap + ODORI_STREAM_PAD;
+}
+
+gboolean
+odori_line_stream_open (OdoriLineStream *s,
+                        const char      *path,
+                        GError         **error)
+{
+  struct stat st;
+  gsize head = 0;
+
+  g_return_val_if_fail (s != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  memset (s, 0, sizeof *s);
+  s->path = path;
+  s->fd = odori_open_regular_file (path, error);
+  if (s->fd < 0)
+    return FALSE;
+  s->from_file = TRUE;
+  if (fstat (s->fd, &st) != 0 || (guint64) st.st_size > STREAM_MAX_FILE_SIZE)
+    {
+      /* the whole-file reader says why */
+      s->fallback = TRUE;
+      s->eof = TRUE;
+      return TRUE;
+    }
+  s->cap = stream_block ();
+  s->buf = g_malloc0 (s->cap + ODORI_STREAM_PAD);
+  stream_set_limit (s);
+  s->cur = s->end = s->checked = s->buf;
+  s->to_read = st.st_size;
+  s->text_len = st.st_size;
+
+  /* A UTF-8 byte order mark is not text. */
+  while (head < 3 && s->to_read > 0)
+    {
+      gssize got = pread (s->fd, s->buf + head, 3 - head, head);
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        break;
+      head += got;
+      s->to_read -= got;
+    }
+  s->pos = head;
+  if (head == 3 && memcmp (s->buf, "\xEF\xBB\xBF", 3) == 0)
+    {
+      head = 0;
+      s->text_len -= 3;
+      s->bom = 3;
+    }
+  s->end = s->buf + head;
+  return TRUE;
+}
+
+void
+odori_line_stream_init_text (OdoriLineStream *s,
+                             OdoriTextFile   *file,
+                             gsize            from,
+                             gsize            to,
+                             guint            lineno)
+{
+  gsize len;
+  const char *data = odori_text_file_get_data (file, &len);
+  const char *nl, *cr;
+
+  g_return_if_fail (from <= to && to <= len);
+
+  memset (s, 0, sizeof *s);
+  s->path = odori_text_file_get_path (file);
+  s->fd = -1;
+  s->buf = (char *) data;
+  s->cap = len;
+  s->cur = data + from;
+  s->end = s->checked = data + to;
+  s->limit = data + len;
+  s->text_len = len;
+  s->eof = TRUE;
+  s->lineno = lineno > 0 ? lineno - 1 : 0;
+  /* the first line end of the whole text decides, as for OdoriLineReader */
+  nl = memchr (data, '\n', len);
+  cr = memchr (data, '\r', nl != NULL ? (gsize) (nl - data) : len);
+  s->cr_only = cr != NULL && cr + 1 != nl;
+  s->eol_known = TRUE;
+}
+
+void
+odori_line_stream_clear (OdoriLineStream *s)
+{
+  if (s->from_file)
+    {
+      g_clear_pointer (&s->buf, g_free);
+      if (s->fd >= 0)
+        close (s->fd);
+    }
+  s->fd = -1;
+  s->buf = NULL;
+  g_clear_error (&s->io_error);
+}
+
+/* Stops the stream: what was not checked is never handed out. */
+static void
+stream_stop (OdoriLineStream *s,
+             gboolean         fallback)
+{
+  s->fallback = s->fallback || fallback;
+  s->eof = TRUE;
+  s->to_read = 0;
+  s->end = s->checked;
+  if (s->cur > s->end)
+    s->cur = s->end;
+}
+
+/* TRUE if [P, END) has a NUL byte; *HIGH set when a byte has its high bit. */
+static gboolean
+scan_nul_high (const char *p,
+               const char *end,
+               gboolean   *high)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 hi = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 acc = 0, zero = 0;
+
+  for (; end - p >= 32; p += 32)
+    {
+      guint64 w[4];
+
+      memcpy (w, p, sizeof w);
+      acc |= w[0] | w[1] | w[2] | w[3];
+      zero |= ((w[0] - ones) & ~w[0]) | ((w[1] - ones) & ~w[1]) |
+              ((w[2] - ones) & ~w[2]) | ((w[3] - ones) & ~w[3]);
+    }
+  for (; p < end; p++)
+    {
+      acc |= (guchar) *p;
+      if (*p == '\0')
+        zero = hi;
+    }
+  *high = (acc & hi) != 0;
+  return (zero & hi) != 0;
+}
+
+/* Checks the bytes read since the last check, up to the last whole UTF-8 sequence. */
+static void
+stream_check (OdoriLineStream *s)
+{
+  const char *cut = s->end;
+  gboolean high = FALSE;
+
+  if (!s->eof || s->to_read > 0)
+    {
+      int k = 0;
+
+      while (cut > s->checked && k < 4 && ((guchar) cut[-1] & 0x80))
+        {
+          cut--;
+          k++;
+        }
+      if (k == 4)
+        while (cut > s->checked && ((guchar) *cut & 0xC0) == 0x80)
+          cut--;
+    }
+  if (cut <= s->checked)
+    return;
+  if (scan_nul_high (s->checked, cut, &high) ||
+      (high && !g_utf8_validate_len (s->checked, cut - s->checked, NULL)))
+    {
+      stream_stop (s, TRUE);
+      return;
+    }
+  s->checked = cut;
+}
+
+/* Reads more of the file, keeping the unread bytes (growing the buffer when they fill
+ * it). FALSE when nothing more comes. */
+static gboolean
+stream_fill (OdoriLineStream *s)
+{
+  gsize keep, checked_off;
+  const char *before;
+
+  if (!s->from_file || s->eof || s->fallback)
+    return FALSE;
+  keep = s->end - s->cur;
+  checked_off = s->checked - s->cur;
+  if (s->cur > s->buf)
+    {
+      memmove (s->buf, s->cur, keep);
+      s->base += s->cur - s->buf;
+    }
+  else if (keep == s->cap)
+    {
+      /* one line longer than the buffer */
+      gsize old = s->cap;
+
+      s->cap = old * 2;
+      s->buf = g_realloc (s->buf, s->cap + ODORI_STREAM_PAD);
+      memset (s->buf + old, 0, s->cap - old + ODORI_STREAM_PAD);
+      stream_set_limit (s);
+    }
+  s->cur = s->buf;
+  s->end = s->buf + keep;
+  s->checked = s->buf + checked_off;
+  before = s->end;
+  while (s->end < s->buf + s->cap && s->to_read > 0)
+    {
+      gsize want = MIN ((guint64) (s->buf + s->cap - s->end), s->to_read);
+      gssize got = pread (s->fd, (char *) s->end, want, s->pos);
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        {
+          int saved_errno = errno;
+
+          if (s->io_error == NULL)
+            g_set_error (&s->io_error, ODORI_TEXT_ERROR, ODORI_TEXT_ERROR_IO,
+                         _("%s: cannot read: %s"), s->path, g_strerror (saved_errno));
+          s->to_read = 0;
+          break;
+        }
+      if (got == 0)
+        {
+          /* the file shrank while read */
+          s->to_read = 0;
+          break;
+        }
+      s->end += got;
+      s->to_read -= got;
+      s->pos += got;
+    }
+  if (s->to_read == 0)
+    s->eof = TRUE;
+  /* (the rest of the buffer after the data holds zeroes or older data: readable) */
+  stream_check (s);
+  return s->end > before || s->checked > s->cur + checked_off;
+}
+
+/* Decides between LF/CRLF and CR line ends from the first line end, as OdoriLineReader
+ * does from the whole file. FALSE when more of the file is needed. */
+static gboolean
+stream_decide_eol (OdoriLineStream *s)
+{
+  const char *data = s->cur;
+  const char *end = s->checked;
+  const char *nl = memchr (data, '\n', end - data);
+  const char *cr = memchr (data, '\r', nl != NULL ? (gsize) (nl - data) : (gsize) (end - data));
+  gboolean at_end = s->eof && s->checked == s->end;
+
+  if (cr != NULL && cr + 1 < end)
+    s->cr_only = cr[1] != '\n';
+  else if (cr != NULL && at_end)
+    s->cr_only = TRUE;
+  else if (cr == NULL && (nl != NULL || at_end))
+    s->cr_only = FALSE;
+  else
+    return FALSE;
+  s->eol_known = TRUE;
+  return TRUE;
+}
+
+gboolean
+odori_line_stream_next (OdoriLineStream *s)
+{
+  for (;;)
+    {
+      const char *eol;
+
+      if (G_UNLIKELY (s->fallback))
+        break;
+
+      if (G_UNLIKELY (!s->eol_known) && !stream_decide_eol (s))
+        {
+          if (!stream_fill (s) && s->eof)
+            {
+              if (s->fallback)
+                break;
+              /* the whole file is read: decides now */
+              if (!stream_decide_eol (s))
+                break;
+            }
+          continue;
+        }
+      eol = memchr (s->cur, s->cr_only ? '\r' : '\n', s->checked - s->cur);
+      if (G_LIKELY (eol != NULL))
+        {
+          s->line = s->cur;
+          s->len = eol - s->cur;
+          s->cur = eol + 1;
+        }
+      else if (s->eof && s->checked == s->end && !s->fallback)
+        {
+          if (s->cur >= s->end)
+            break;
+          /* the last line, without a line end */
+          s->line = s->cur;
+          s->len = s->end - s->cur;
+          s->cur = s->end;
+        }
+      else
+        {
+          if (s->fallback || (!stream_fill (s) && s->eof && s->checked != s->end))
+            break;
+          continue;
+        }
+      s->lineno++;
+      if (!s->cr_only && s->len > 0 && s->line[s->len - 1] == '\r')
+        s->len--;
+      return TRUE;
+    }
+  s->line = s->cur;
+  s->len = 0;
+  return FALSE;
+}
+
+gboolean
+odori_line_stream_next_block (OdoriLineStream *s,
+                              const char     **data,
+                              gsize           *len)
+{
+  for (;;)
+    {
+      const char *cut = s->checked;
+
+      if (s->fallback)
+        return FALSE;
+      if (G_UNLIKELY (!s->eol_known) && !stream_decide_eol (s))
+        {
+          /* (once the whole file is read, the first line end is known, or there is none) */
+          if (!stream_fill (s) && s->eof && !s->fallback && !stream_decide_eol (s))
+            return FALSE;
+          continue;
+        }
+      if (!(s->eof && s->checked == s->end))
+        while (cut > s->cur && cut[-1] != '\n' && cut[-1] != '\r')
+          cut--;
+      if (cut > s->cur)
+        {
+          *data = s->cur;
+          *len = cut - s->cur;
+          s->cur = cut;
+          return TRUE;
+        }
+      if (s->eof && s->checked == s->end)
+        return FALSE;
+      stream_fill (s);
+    }
+}
+
+gboolean
+odori_line_stream_finish (OdoriLineStream *s)
+{
+  while (!s->fallback && !(s->eof && s->checked == s->end))
+    {
+      s->cur = s->checked;
+      stream_fill (s);
+    }
+  s->cur = s->end;
+  return !s->fallback && s->io_error == NULL;
+}
+
+void
+odori_line_stream_skip_rest (OdoriLineStream *s)
+{
+  s->base += s->end - s->buf + s->to_read;
+  s->cur = s->end = s->checked = s->buf;
+  s->to_read = 0;
+  s->eof = TRUE;
+}
+
+gboolean
+odori_line_stream_fallback (OdoriLineStream *s)
+{
+  return s->fallback;
+}
+
+gboolean
+odori_line_stream_io_error (OdoriLineStream *s,
+                            GError         **error)
+{
+  if (s->io_error == NULL)
+    return FALSE;
+  g_propagate_error (error, g_error_copy (s->io_error));
+  return TRUE;
+}
+
+guint64
+odori_line_stream_remaining (OdoriLineStream *s)
+{
+  return (guint64) (s->end - s->cur) + s->to_read;
+}
+
+guint64
+odori_line_stream_offset (OdoriLineStream *s)
+{
+  return s->base + (guint64) (s->cur - s->buf);
+}
+
+guint64
+odori_line_stream_count_lines (OdoriLineStream *s)
+{
+  char eol = s->cr_only ? '\r' : '\n';
+  const char *data;
+  gsize len;
+  guint64 n = 0;
+  char last = eol;
+
+  g_return_val_if_fail (s->eol_known, 0);
+
+  while (odori_line_stream_next_block (s, &data, &len))
+    {
+      const char *p = data, *end = data + len;
+
+      while (p < end && (p = memchr (p, eol, end - p)) != NULL)
+        {
+          n++;
+          p++;
+        }
+      last = end[-1];
+    }
+  /* the last line may have no end */
+  if (last != eol)
+    n++;
+  return n;
+}
+
+gboolean
+odori_line_stream_open_range (OdoriLineStream       *s,
+                              const OdoriLineStream *whole,
+                              guint64                from,
+                              guint64                to,
+                              guint                  lineno)
+{
+  g_return_val_if_fail (whole->from_file && whole->eol_known, FALSE);
+  g_return_val_if_fail (from <= to && to <= whole->text_len, FALSE);
+
+  memset (s, 0, sizeof *s);
+  s->path = whole->path;
+  s->fd = dup (whole->fd);
+  if (s->fd < 0)
+    return FALSE;
+  s->from_file = TRUE;
+  s->cap = stream_block ();
+  s->buf = g_malloc0 (s->cap + ODORI_STREAM_PAD);
+  stream_set_limit (s);
+  s->cur = s->end = s->checked = s->buf;
+  s->base = from;
+  s->bom = whole->bom;
+  s->pos = from + whole->bom;
+  s->to_read = to - from;
+  s->text_len = whole->text_len;
+  s->eof = s->to_read == 0;
+  s->eol_known = TRUE;
+  s->cr_only = whole->cr_only;
+  s->lineno = lineno > 0 ? lineno - 1 : 0;
+  return TRUE;
+}
+
+guint64
+odori_line_stream_line_start (const OdoriLineStream *whole,
+                              guint64                offset)
+{
+  char eol = whole->cr_only ? '\r' : '\n';
+  guint64 at = offset > 0 ? offset - 1 : 0;
+  OdoriLineStream probe;
+  const char *data;
+  gsize len;
+  guint64 found = whole->text_len;
+
+  if (offset == 0)
+    return 0;
+  if (offset >= whole->text_len)
+    return whole->text_len;
+  /* the line end at or after OFFSET - 1 */
+  if (!odori_line_stream_open_range (&probe, whole, at, whole->text_len, 0))
+    return whole->text_len;
+  while (odori_line_stream_next_block (&probe, &data, &len))
+    {
+      const char *hit = memchr (data, eol, len);
+
+      if (hit != NULL)
+        {
+          found = at + (hit - data) + 1;
+          break;
+        }
+      at += len;
+    }
+  odori_line_stream_clear (&probe);
+  return found;
 }

@@ -59,7 +59,7 @@ typedef struct
 
 typedef struct
 {
-  OdoriLineReader  reader;
+  OdoriLineStream  reader;
   const char      *path;
   gsize            file_len;
   OdoriMotion     *motion;      /* allocated once the first header is read */
@@ -180,9 +180,9 @@ match_key (const char *s,
 }
 
 static gboolean
-next_content_line (OdoriLineReader *reader)
+next_content_line (OdoriLineStream *reader)
 {
-  while (odori_line_reader_next (reader))
+  while (odori_line_stream_next (reader))
     if (!is_blank_line (reader->line, reader->len))
       return TRUE;
   return FALSE;
@@ -478,7 +478,7 @@ ensure_frames (BvaParser     *p,
                SegmentHeader *h,
                GError       **error)
 {
-  gsize remaining = odori_line_reader_remaining (&p->reader);
+  guint64 remaining = odori_line_stream_remaining (&p->reader);
   /* (a field-name line of only stray CRs has no fields) */
   guint64 max_frames = ((guint64) remaining + 1) / (2 * MAX (h->n_fields, 1));
   guint64 cap = p->file_len / 2 + (1u << 20);
@@ -626,7 +626,7 @@ parse_frame_line (BvaParser      *p,
   const char *line = p->reader.line;
   const char *end = line + p->reader.len;
   const char *s = line;
-  const char *limit = odori_line_reader_limit (&p->reader);
+  const char *limit = odori_line_stream_limit (&p->reader);
   guint n_fields = c->h->n_fields;
   double v[ODORI_N_FIELDS] = { 0, 0, 0, 0, 0, 0, 100, 100, 100 };
   guint n = 0;
@@ -642,7 +642,7 @@ parse_frame_line (BvaParser      *p,
       if (G_UNLIKELY (n == n_fields))
         return count_error (p, c, frame, n + 1, error);
       start = s;
-      if (G_UNLIKELY (!odori_parse_double_ahead (&s, end, limit, &x) ||
+      if (G_UNLIKELY (!odori_parse_channel_value (&s, end, limit, &x) ||
                       (s < end && odori_blank_len (s, end) == 0)))
         return number_error (p, c, frame, n, start, error);
       if (G_UNLIKELY (fabs (x) > MAX_ABS_VALUE))
@@ -806,32 +806,35 @@ warn_short_segments (BvaParser *p,
     }
 }
 
-/* The reader for one file, one segment after the other. */
+/* The reader for one file, one segment after the other, from READER (at the start of
+ * the text, FILE_LEN bytes, holding N_HEADERS lines that count_segments () accepts). */
 static OdoriMotion *
-load_sequential (OdoriTextFile *file,
-                 GPtrArray     *warnings,
-                 GError       **error)
+load_sequential (OdoriLineStream *reader,
+                 guint            n_headers,
+                 gsize            file_len,
+                 GPtrArray       *warnings,
+                 GError         **error)
 {
   g_autoptr(GHashTable) names = NULL;
   g_autofree SegmentInfo *info = NULL;
   g_autoptr(OdoriMotion) motion = NULL;
   BvaParser p = { 0 };
-  const char *data;
   gboolean ok = TRUE;
 
-  data = odori_text_file_get_data (file, &p.file_len);
-  p.path = odori_text_file_get_path (file);
+  p.file_len = file_len;
+  p.path = reader->path;
   if (p.path == NULL)
     p.path = "(data)";
   /* Every valid header takes MIN_HEADER_BYTES, so more headers than that cannot all be
    * valid: the parser fails before it needs more than this many. */
-  p.n_alloc = MIN (count_segments (data, p.file_len, NULL), p.file_len / MIN_HEADER_BYTES + 1);
+  p.n_alloc = MIN (n_headers, p.file_len / MIN_HEADER_BYTES + 1);
   info = p.info = g_new0 (SegmentInfo, MAX (p.n_alloc, 1));
   names = p.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  odori_line_reader_init (&p.reader, file);
+  p.reader = *reader;
   while (ok && next_content_line (&p.reader))
     ok = read_segment (&p, error);
+  *reader = p.reader;
   motion = p.motion;
   if (!ok)
     return NULL;
@@ -864,9 +867,31 @@ load_sequential (OdoriTextFile *file,
  * segment's frames) it gives up and the sequential reader reads the file again, so that
  * errors and their line numbers are exactly the sequential reader's. */
 
+/* Where the parallel reader reads: a text in memory, or a file streamed in parts. */
 typedef struct
 {
-  OdoriTextFile *file;
+  OdoriTextFile         *file;
+  const OdoriLineStream *whole;  /* when FILE is NULL: the file, open */
+} BvaSource;
+
+/* A stream over the text bytes [FROM, TO) of SRC. */
+static gboolean
+source_open (const BvaSource *src,
+             OdoriLineStream *reader,
+             gsize            from,
+             gsize            to)
+{
+  if (src->file != NULL)
+    {
+      odori_line_stream_init_text (reader, src->file, from, to, 0);
+      return TRUE;
+    }
+  return odori_line_stream_open_range (reader, src->whole, from, to, 0);
+}
+
+typedef struct
+{
+  const BvaSource *src;
   BvaParser     *p;            /* shared, read-only here: path, motion */
   SegmentHeader *headers;
   const gsize   *frames_at;    /* offset of each segment's first frame line */
@@ -885,21 +910,29 @@ read_share (gpointer data)
     {
       BvaParser w = *share->p;
 
-      odori_line_reader_init_range (&w.reader, share->file, share->frames_at[s],
-                                    share->ends[s], 0);
+      if (!source_open (share->src, &w.reader, share->frames_at[s], share->ends[s]))
+        {
+          share->ok = FALSE;
+          break;
+        }
       share->ok = read_frames (&w, &share->headers[s], s, NULL) &&
-                  !next_content_line (&w.reader);
+                  !next_content_line (&w.reader) && odori_line_stream_finish (&w.reader);
+      odori_line_stream_clear (&w.reader);
     }
   return NULL;
 }
 
+/* SRC's text of FILE_LEN bytes, named PATH, whose segment headers start at STARTS
+ * (count_segments ()). */
 static gboolean
-load_parallel (OdoriTextFile  *file,
-               guint           n_threads,
-               GPtrArray      *warnings,
-               OdoriMotion   **out)
+load_parallel (const BvaSource *src,
+               const char      *path,
+               gsize            file_len,
+               GArray          *starts,
+               guint            n_threads,
+               GPtrArray       *warnings,
+               OdoriMotion    **out)
 {
-  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr(GHashTable) names = NULL;
   g_autofree SegmentInfo *info = NULL;
   g_autofree SegmentHeader *headers = NULL;
@@ -908,27 +941,31 @@ load_parallel (OdoriTextFile  *file,
   g_autofree BvaShare *shares = NULL;
   g_autoptr(OdoriMotion) motion = NULL;
   BvaParser p = { 0 };
-  OdoriLineReader lead;
-  const char *data;
-  guint n, max_frames = 0;
+  OdoriLineStream lead;
+  guint n = starts->len, max_frames = 0;
   gboolean ok = TRUE;
 
-  data = odori_text_file_get_data (file, &p.file_len);
-  p.path = odori_text_file_get_path (file);
-  if (p.path == NULL)
-    p.path = "(data)";
-  n = count_segments (data, p.file_len, starts);
+  p.file_len = file_len;
+  p.path = path != NULL ? path : "(data)";
   if (n < 2 || n > p.file_len / MIN_HEADER_BYTES + 1)
     return FALSE;
   /* count_segments takes a lone CR for a line end; in a file whose lines end in LF it is
    * not one, and the sequential reader sees "\rSegment:" as garbage: leave it that. */
-  odori_line_reader_init (&lead, file);
-  for (guint s = 0; s < n; s++)
-    if (odori_line_reader_line_start (&lead, g_array_index (starts, gsize, s)) !=
-        g_array_index (starts, gsize, s))
-      return FALSE;
-  odori_line_reader_init_range (&lead, file, 0, g_array_index (starts, gsize, 0), 0);
-  if (next_content_line (&lead))
+  if (src->file != NULL)
+    {
+      OdoriLineReader r;
+
+      odori_line_reader_init (&r, src->file);
+      for (guint s = 0; s < n; s++)
+        if (odori_line_reader_line_start (&r, g_array_index (starts, gsize, s)) !=
+            g_array_index (starts, gsize, s))
+          return FALSE;
+    }
+  if (!source_open (src, &lead, 0, g_array_index (starts, gsize, 0)))
+    return FALSE;
+  ok = !next_content_line (&lead) && odori_line_stream_finish (&lead);
+  odori_line_stream_clear (&lead);
+  if (!ok)
     return FALSE;
 
   p.n_alloc = n;
@@ -944,8 +981,11 @@ load_parallel (OdoriTextFile  *file,
       SegmentHeader *h = &headers[s];
 
       ends[s] = s + 1 < n ? g_array_index (starts, gsize, s + 1) : p.file_len;
-      odori_line_reader_init_range (&p.reader, file, g_array_index (starts, gsize, s),
-                                    ends[s], 0);
+      if (!source_open (src, &p.reader, g_array_index (starts, gsize, s), ends[s]))
+        {
+          ok = FALSE;
+          break;
+        }
       ok = next_content_line (&p.reader) &&
            read_segment_name (&p, h, NULL) &&
            read_frames_header (&p, h, NULL) &&
@@ -953,9 +993,10 @@ load_parallel (OdoriTextFile  *file,
            read_field_names (&p, h, NULL) &&
            read_units (&p, h, NULL) &&
            check_header (&p, h, NULL);
+      frames_at[s] = odori_line_stream_offset (&p.reader);
+      odori_line_stream_clear (&p.reader);
       if (!ok)
         break;
-      frames_at[s] = odori_line_reader_offset (&p.reader);
       /* Frame lines take at least two bytes a field: a header that announces more than
        * its block holds fails (sequentially, with the right message). */
       if ((guint64) h->n_frames * 2 * h->n_fields > ends[s] - frames_at[s] + 1)
@@ -995,7 +1036,7 @@ load_parallel (OdoriTextFile  *file,
         {
           gsize until = p.file_len / n_shares * (t + 1);
 
-          shares[t] = (BvaShare) { file, &p, headers, frames_at, ends, s, s, FALSE };
+          shares[t] = (BvaShare) { src, &p, headers, frames_at, ends, s, s, FALSE };
           while (s < n && n - s > n_shares - 1 - t && (s == shares[t].first || ends[s - 1] < until))
             s++;
           shares[t].last = s;
@@ -1017,7 +1058,17 @@ load_parallel (OdoriTextFile  *file,
   /* The short-segment warnings need the line numbers, unknown until now. */
   for (guint s = 0; s < n; s++)
     if (warnings != NULL && p.info[s].n_frames != motion->n_frames)
-      p.info[s].line = odori_text_file_line_at (file, g_array_index (starts, gsize, s));
+      {
+        gsize at = g_array_index (starts, gsize, s);
+
+        if (src->file != NULL)
+          p.info[s].line = odori_text_file_line_at (src->file, at);
+        else if (source_open (src, &lead, 0, at))
+          {
+            p.info[s].line = odori_line_stream_count_lines (&lead) + 1;
+            odori_line_stream_clear (&lead);
+          }
+      }
   warn_short_segments (&p, warnings);
   g_free (motion->path);
   motion->path = g_strdup (p.path);
@@ -1032,17 +1083,217 @@ odori_bva_load_text (OdoriTextFile *file,
                      GError       **error)
 {
   OdoriMotion *motion = NULL;
+  OdoriLineStream reader;
+  const char *data;
   guint n_threads;
   gsize len;
 
   g_return_val_if_fail (file != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  odori_text_file_get_data (file, &len);
+  data = odori_text_file_get_data (file, &len);
   n_threads = odori_text_load_threads (len);
-  if (n_threads > 1 && load_parallel (file, n_threads, warnings, &motion))
-    return motion;
-  return load_sequential (file, warnings, error);
+  if (n_threads > 1)
+    {
+      g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+      BvaSource src = { file, NULL };
+
+      count_segments (data, len, starts);
+      if (load_parallel (&src, odori_text_file_get_path (file), len, starts, n_threads,
+                         warnings, &motion))
+        return motion;
+    }
+  odori_line_stream_init_text (&reader, file, 0, len, 0);
+  return load_sequential (&reader, count_segments (data, len, NULL), len, warnings, error);
+}
+
+/* The first pass over a part of a streamed file: where its segment headers start. */
+typedef struct
+{
+  OdoriLineStream reader;
+  GArray         *starts;
+  char            before;    /* the byte before the part */
+  gboolean        after_cr;  /* a header starts after a CR */
+  gboolean        ok;
+} ScanPart;
+
+static gpointer
+scan_part (gpointer data)
+{
+  ScanPart *part = data;
+  const char *block;
+  gsize len;
+  char last = part->before;
+
+  while (odori_line_stream_next_block (&part->reader, &block, &len))
+    {
+      gsize at = odori_line_stream_offset (&part->reader) - len;
+      guint first = part->starts->len;
+
+      count_segments (block, len, part->starts);
+      for (guint k = first; k < part->starts->len; k++)
+        {
+          gsize *start = &g_array_index (part->starts, gsize, k);
+
+          part->after_cr = part->after_cr || (*start > 0 ? block[*start - 1] : last) == '\r';
+          *start += at;
+        }
+      last = block[len - 1];
+    }
+  part->ok = odori_line_stream_finish (&part->reader);
+  return NULL;
+}
+
+/* Reads PATH through one reused buffer: a first pass counts the segment headers (and
+ * checks the whole file's encoding, as odori_text_file_open () does before any parse), a
+ * second parses. *FALLBACK is set, without an error, when the file is not plain UTF-8
+ * text (odori_line_stream_fallback ()): it must be read whole. */
+static OdoriMotion *
+load_stream (const char *path,
+             GPtrArray  *warnings,
+             gboolean   *fallback,
+             GError    **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GPtrArray) own_warnings = NULL;
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autofree ScanPart *parts = NULL;
+  OdoriLineStream reader;
+  OdoriMotion *motion = NULL;
+  const char *block;
+  gsize len, file_len;
+  guint n_headers, n_threads, n_parts = 0;
+  gboolean after_cr = FALSE, scanned = FALSE;
+
+  *fallback = FALSE;
+  if (!odori_line_stream_open (&reader, path, error))
+    return NULL;
+  n_threads = odori_text_load_threads (reader.text_len);
+  parts = g_new0 (ScanPart, n_threads);
+  /* The first pass on every core for large files: the first block on this thread (it
+   * decides the line ends), then the rest in parts of whole lines. */
+  if (n_threads > 1 && reader.text_len >= 2 * ODORI_STREAM_BLOCK &&
+      odori_line_stream_next_block (&reader, &block, &len))
+    {
+      gsize from = odori_line_stream_offset (&reader), to = reader.text_len;
+      char before = block[len - 1];
+
+      count_segments (block, len, starts);
+      for (guint k = 0; k < starts->len; k++)
+        {
+          gsize at = g_array_index (starts, gsize, k);
+
+          after_cr = after_cr || (at > 0 && block[at - 1] == '\r');
+        }
+      for (guint t = 0; t < n_threads && from < to; t++)
+        {
+          gsize until = t + 1 == n_threads
+                        ? to
+                        : odori_line_stream_line_start (&reader, from + (to - from) / (n_threads - t));
+
+          if (until <= from)
+            continue;
+          if (!odori_line_stream_open_range (&parts[n_parts].reader, &reader, from, until, 0))
+            break;
+          parts[n_parts].starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+          parts[n_parts].before = before;
+          before = reader.cr_only ? '\r' : '\n';
+          n_parts++;
+          from = until;
+        }
+      if (from == to)
+        {
+          odori_run_parallel (scan_part, parts, sizeof *parts, n_parts);
+          scanned = TRUE;
+          for (guint t = 0; t < n_parts; t++)
+            {
+              after_cr = after_cr || parts[t].after_cr;
+              g_array_append_vals (starts, parts[t].starts->data, parts[t].starts->len);
+              if (!parts[t].ok)
+                {
+                  /* the part's state is the file's */
+                  odori_line_stream_clear (&reader);
+                  reader = parts[t].reader;
+                  memset (&parts[t].reader, 0, sizeof parts[t].reader);
+                  parts[t].reader.fd = -1;
+                  break;
+                }
+            }
+          if (reader.fd >= 0 && !reader.fallback && reader.io_error == NULL)
+            odori_line_stream_skip_rest (&reader);
+        }
+      for (guint t = 0; t < n_parts; t++)
+        {
+          odori_line_stream_clear (&parts[t].reader);
+          g_array_unref (parts[t].starts);
+        }
+      if (!scanned)
+        {
+          /* (cannot open the file again: the sequential pass, from the start) */
+          odori_line_stream_clear (&reader);
+          g_array_set_size (starts, 0);
+          after_cr = FALSE;
+          if (!odori_line_stream_open (&reader, path, error))
+            return NULL;
+        }
+    }
+  if (!scanned)
+    {
+      parts[0].reader = reader;
+      parts[0].starts = starts;
+      parts[0].before = '\n';
+      scan_part (&parts[0]);
+      reader = parts[0].reader;
+      after_cr = parts[0].after_cr;
+    }
+  n_headers = starts->len;
+  file_len = reader.text_len;
+  *fallback = !odori_line_stream_finish (&reader) && odori_line_stream_fallback (&reader);
+  if (*fallback || odori_line_stream_io_error (&reader, error))
+    {
+      odori_line_stream_clear (&reader);
+      return NULL;
+    }
+
+  /* Segment blocks on every core, for valid files (not with CR line ends: see
+   * load_parallel ()); the sequential reader for the others, and for their messages. */
+  n_threads = odori_text_load_threads (file_len);
+  if (n_threads > 1 && !after_cr)
+    {
+      BvaSource src = { NULL, &reader };
+
+      if (load_parallel (&src, path, file_len, starts, n_threads, warnings, &motion))
+        {
+          odori_line_stream_clear (&reader);
+          return motion;
+        }
+    }
+  odori_line_stream_clear (&reader);
+
+  if (!odori_line_stream_open (&reader, path, error))
+    return NULL;
+  own_warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) odori_diagnostic_free);
+  motion = load_sequential (&reader, n_headers, file_len, own_warnings, &local_error);
+  /* (the file may have changed between the passes) */
+  if (!odori_line_stream_finish (&reader))
+    {
+      g_clear_pointer (&motion, odori_motion_unref);
+      *fallback = odori_line_stream_fallback (&reader);
+      if (!*fallback && !odori_line_stream_io_error (&reader, error))
+        g_assert_not_reached ();
+      odori_line_stream_clear (&reader);
+      return NULL;
+    }
+  odori_line_stream_clear (&reader);
+  if (motion == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  if (warnings != NULL)
+    for (guint i = 0; i < own_warnings->len; i++)
+      g_ptr_array_add (warnings, g_steal_pointer (&own_warnings->pdata[i]));
+  return motion;
 }
 
 OdoriMotion *
@@ -1051,10 +1302,17 @@ odori_bva_load (const char *path,
                 GError    **error)
 {
   g_autoptr(OdoriTextFile) file = NULL;
+  OdoriMotion *motion;
+  gboolean fallback = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  /* Plain UTF-8 files, nearly all, stream through one buffer; the others (Shift_JIS, or
+   * not text) are read whole, decoded or refused with their message. */
+  motion = load_stream (path, warnings, &fallback, error);
+  if (!fallback)
+    return motion;
   file = odori_text_file_open (path, error);
   if (file == NULL)
     return NULL;

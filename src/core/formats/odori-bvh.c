@@ -74,7 +74,7 @@ typedef struct
 {
   const char      *path;
   GPtrArray       *warnings;
-  OdoriLineReader  reader;
+  OdoriLineStream  reader;
   const char      *p;              /* unread rest of the current line */
   const char      *end;
   guint            lineno;         /* line of the last token read */
@@ -117,7 +117,7 @@ next_token (BvhParser   *self,
       self->p = odori_skip_blanks (self->p, self->end);
       if (self->p < self->end)
         break;
-      if (!odori_line_reader_next (&self->reader))
+      if (!odori_line_stream_next (&self->reader))
         {
           *tok = NULL;
           *len = 0;
@@ -741,7 +741,7 @@ parse_frame_line (BvhParser   *self,
 {
   const char *p = line;
   const char *end = line + len;
-  const char *limit = odori_line_reader_limit (&self->reader);
+  const char *limit = odori_line_stream_limit (&self->reader);
   guint n = self->n_values;
   guint got;
 
@@ -756,7 +756,7 @@ parse_frame_line (BvhParser   *self,
                                 _("frame %" PRIu64 ": expected %u channel values, got %u"),
                                 frame + 1, n, i);
       start = p;
-      if (!odori_parse_double_ahead (&p, end, limit, &values[i]) ||
+      if (!odori_parse_channel_value (&p, end, limit, &values[i]) ||
           (p < end && odori_blank_len (p, end) == 0) || !isfinite (values[i]))
         return number_error (self, error, self->reader.lineno, start, end, _("a channel value"));
     }
@@ -927,7 +927,7 @@ parse_frames (BvhParser    *self,
   guint extra_line = 0;
   guint64 extra = 0;
 
-  while (odori_line_reader_next (&self->reader))
+  while (odori_line_stream_next (&self->reader))
     {
       const char *line = self->reader.line;
       gsize len = self->reader.len;
@@ -980,15 +980,39 @@ typedef struct
   guint64         n_lines;
   gboolean        last;
   gboolean        ok;
+  /* where the parts are: share INDEX counts the lines of the parts before it itself
+   * (while their shares parse them) to number its first frame */
+  OdoriTextFile  *file;
+  OdoriLineStream *whole;
+  const gsize    *bounds;     /* part k is [bounds[k], bounds[k + 1]) */
+  guint           index;
 } BvhShare;
 
-static gpointer
-count_share (gpointer data)
-{
-  BvhShare *share = data;
+static gboolean open_part (OdoriLineStream *reader,
+                           OdoriTextFile   *file,
+                           OdoriLineStream *whole,
+                           gsize            from,
+                           gsize            to);
 
-  share->n_lines = odori_line_reader_count_lines (&share->parser.reader);
-  return NULL;
+/* The lines of the parts before SHARE's: its first frame. */
+static gboolean
+count_before (BvhShare *share)
+{
+  share->first_frame = 0;
+  for (guint k = 0; k < share->index; k++)
+    {
+      OdoriLineStream counter;
+      gboolean ok;
+
+      if (!open_part (&counter, share->file, share->whole, share->bounds[k], share->bounds[k + 1]))
+        return FALSE;
+      share->first_frame += odori_line_stream_count_lines (&counter);
+      ok = odori_line_stream_finish (&counter);
+      odori_line_stream_clear (&counter);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static gpointer
@@ -998,11 +1022,14 @@ read_share (gpointer data)
   BvhParser *self = &share->parser;
   g_autofree double *values = g_new (double, MAX (self->n_values, 1));
   const BvhJoint *joints = (const BvhJoint *) (gpointer) self->joints->data;
-  guint64 frame = share->first_frame;
+  guint64 frame;
   gboolean blank = FALSE;
 
   share->ok = FALSE;
-  while (odori_line_reader_next (&self->reader))
+  if (!count_before (share))
+    return NULL;
+  frame = share->first_frame;
+  while (odori_line_stream_next (&self->reader))
     {
       const char *line = self->reader.line;
       gsize len = self->reader.len;
@@ -1022,11 +1049,30 @@ read_share (gpointer data)
         return NULL;
       frame++;
     }
-  share->ok = share->last ? frame == share->n_frames
-                          : frame == share->first_frame + share->n_lines;
+  share->n_lines = frame - share->first_frame;
+  share->ok = (!share->last || frame == share->n_frames) && odori_line_stream_finish (&self->reader);
   return NULL;
 }
 
+/* A stream over the text bytes [FROM, TO) of FILE if not NULL, else of the file WHOLE
+ * streams. */
+static gboolean
+open_part (OdoriLineStream *reader,
+           OdoriTextFile   *file,
+           OdoriLineStream *whole,
+           gsize            from,
+           gsize            to)
+{
+  if (file != NULL)
+    {
+      odori_line_stream_init_text (reader, file, from, to, 0);
+      return TRUE;
+    }
+  return odori_line_stream_open_range (reader, whole, from, to, 0);
+}
+
+/* The frame lines of FILE (in memory) or, when it is NULL, of the file self->reader
+ * streams, in N_THREADS parts. */
 static gboolean
 parse_frames_parallel (BvhParser     *self,
                        OdoriTextFile *file,
@@ -1034,43 +1080,59 @@ parse_frames_parallel (BvhParser     *self,
                        guint64        n_frames,
                        guint          n_threads)
 {
+  gboolean ok = TRUE;
   g_autofree BvhShare *shares = g_new0 (BvhShare, n_threads);
-  gsize from = odori_line_reader_offset (&self->reader);
-  gsize to = from + odori_line_reader_remaining (&self->reader);
+  g_autofree gsize *bounds = g_new0 (gsize, n_threads + 1);
+  gsize from = odori_line_stream_offset (&self->reader);
+  gsize to = from + odori_line_stream_remaining (&self->reader);
   gsize start = from;
-  guint64 first = 0;
+  OdoriLineReader lead;
   guint n = 0;
 
+  if (file != NULL)
+    odori_line_reader_init_range (&lead, file, from, to, 0);
   for (guint t = 0; t < n_threads && start < to; t++)
     {
-      gsize until = t + 1 == n_threads
-                    ? to
-                    : odori_line_reader_line_start (&self->reader,
-                                                    from + (to - from) / n_threads * (t + 1));
+      /* the first parts a little longer: the later shares count the lines before theirs */
+      gsize at = from + (to - from) / n_threads * (t + 1) + (to - from) / (8 * n_threads);
+      gsize until = t + 1 == n_threads ? to
+                    : file != NULL ? odori_line_reader_line_start (&lead, at)
+                                   : odori_line_stream_line_start (&self->reader, at);
 
       if (until <= start)
         continue;
       shares[n].parser = *self;
       shares[n].motion = motion;
       shares[n].n_frames = n_frames;
-      odori_line_reader_init_range (&shares[n].parser.reader, file, start, until, 0);
+      if (!open_part (&shares[n].parser.reader, file, &self->reader, start, until))
+        break;
+      bounds[n] = start;
+      bounds[n + 1] = until;
       n++;
       start = until;
     }
-  if (n < 2)
-    return FALSE;
-  shares[n - 1].last = TRUE;
-
-  odori_run_parallel (count_share, shares, sizeof *shares, n - 1);
-  for (guint t = 0; t < n; t++)
+  if (n < 2 || start < to)
+    ok = FALSE;
+  if (ok)
     {
-      shares[t].first_frame = first;
-      first += shares[t].n_lines;
+      shares[n - 1].last = TRUE;
+      for (guint t = 0; t < n; t++)
+        {
+          shares[t].file = file;
+          shares[t].whole = &self->reader;
+          shares[t].bounds = bounds;
+          shares[t].index = t;
+        }
+      odori_run_parallel (read_share, shares, sizeof *shares, n);
+      for (guint t = 0; t < n; t++)
+        ok = ok && shares[t].ok;
     }
-  odori_run_parallel (read_share, shares, sizeof *shares, n);
   for (guint t = 0; t < n; t++)
-    if (!shares[t].ok)
-      return FALSE;
+    odori_line_stream_clear (&shares[t].parser.reader);
+  if (!ok)
+    return FALSE;
+  if (file == NULL)
+    odori_line_stream_skip_rest (&self->reader);
   odori_text_count_parallel_load ();
   return TRUE;
 }
@@ -1110,7 +1172,7 @@ allocate_motion (BvhParser    *self,
                  OdoriMotion **out,
                  GError      **error)
 {
-  gsize remaining = odori_line_reader_remaining (&self->reader);
+  guint64 remaining = odori_line_stream_remaining (&self->reader);
   g_autoptr(GError) local_error = NULL;
 
   *out = NULL;
@@ -1137,14 +1199,14 @@ allocate_motion (BvhParser    *self,
 }
 
 static void
-bvh_parser_init (BvhParser     *self,
-                 OdoriTextFile *file,
-                 GPtrArray     *warnings)
+bvh_parser_init (BvhParser       *self,
+                 OdoriLineStream *reader,
+                 GPtrArray       *warnings)
 {
   memset (self, 0, sizeof *self);
-  self->path = odori_text_file_get_path (file);
+  self->path = reader->path;
   self->warnings = warnings;
-  odori_line_reader_init (&self->reader, file);
+  self->reader = *reader;
   self->joints = g_array_new (FALSE, TRUE, sizeof (BvhJoint));
   g_array_set_clear_func (self->joints, bvh_joint_clear);
   self->open = g_array_new (FALSE, FALSE, sizeof (BvhOpen));
@@ -1157,6 +1219,47 @@ bvh_parser_clear (BvhParser *self)
   g_clear_pointer (&self->names, g_hash_table_unref);
   g_clear_pointer (&self->open, g_array_unref);
   g_clear_pointer (&self->joints, g_array_unref);
+}
+
+/* Reads the lines of READER (at the start of the text); the frame lines on several
+ * threads when FILE, the text in memory, is given and large. READER is left where the
+ * parser stopped. */
+static OdoriMotion *
+load_lines (OdoriLineStream *reader,
+            OdoriTextFile   *file,
+            GPtrArray       *warnings,
+            GError         **error)
+{
+  g_autoptr(OdoriMotion) motion = NULL;
+  BvhParser parser;
+  guint64 n_frames = 0;
+  double frame_time = 0;
+  gboolean ok;
+
+  bvh_parser_init (&parser, reader, warnings);
+  ok = parse_hierarchy (&parser, error) &&
+       parse_motion_header (&parser, &n_frames, &frame_time, error) &&
+       allocate_motion (&parser, n_frames, frame_time, &motion, error);
+  if (ok)
+    {
+      gsize len = parser.reader.text_len;
+      guint n_threads;
+
+      if (file != NULL)
+        odori_text_file_get_data (file, &len);
+      n_threads = odori_text_load_threads (len);
+      if (motion == NULL || n_threads < 2 ||
+          !parse_frames_parallel (&parser, file, motion, n_frames, n_threads))
+        ok = parse_frames (&parser, motion, n_frames, error);
+    }
+  *reader = parser.reader;
+  bvh_parser_clear (&parser);
+
+  if (!ok)
+    return NULL;
+  /* Cannot happen: when Frames: does not fit in the bytes left, parse_frames fails. */
+  g_return_val_if_fail (motion != NULL, NULL);
+  return g_steal_pointer (&motion);
 }
 
 /**
@@ -1175,37 +1278,56 @@ odori_bvh_load_text (OdoriTextFile *file,
                      GPtrArray     *warnings,
                      GError       **error)
 {
-  g_autoptr(OdoriMotion) motion = NULL;
-  BvhParser parser;
-  guint64 n_frames = 0;
-  double frame_time = 0;
-  gboolean ok;
+  OdoriLineStream reader;
+  gsize len;
 
   g_return_val_if_fail (file != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  bvh_parser_init (&parser, file, warnings);
-  ok = parse_hierarchy (&parser, error) &&
-       parse_motion_header (&parser, &n_frames, &frame_time, error) &&
-       allocate_motion (&parser, n_frames, frame_time, &motion, error);
-  if (ok)
-    {
-      gsize len;
-      guint n_threads;
+  odori_text_file_get_data (file, &len);
+  odori_line_stream_init_text (&reader, file, 0, len, 0);
+  return load_lines (&reader, file, warnings, error);
+}
 
-      odori_text_file_get_data (file, &len);
-      n_threads = odori_text_load_threads (len);
-      if (motion == NULL || n_threads < 2 ||
-          !parse_frames_parallel (&parser, file, motion, n_frames, n_threads))
-        ok = parse_frames (&parser, motion, n_frames, error);
-    }
-  bvh_parser_clear (&parser);
+/* Reads PATH through one reused buffer. *FALLBACK is set, without an error, when the
+ * file is not plain UTF-8 text (odori_line_stream_fallback ()): it must be read whole.
+ * A parse error counts only once the rest of the file is known to be text, as
+ * odori_text_file_open () checks the whole file before any parse. */
+static OdoriMotion *
+load_stream (const char *path,
+             GPtrArray  *warnings,
+             gboolean   *fallback,
+             GError    **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GPtrArray) own_warnings = NULL;
+  OdoriLineStream reader;
+  OdoriMotion *motion;
 
-  if (!ok)
+  *fallback = FALSE;
+  if (!odori_line_stream_open (&reader, path, error))
     return NULL;
-  /* Cannot happen: when Frames: does not fit in the bytes left, parse_frames fails. */
-  g_return_val_if_fail (motion != NULL, NULL);
-  return g_steal_pointer (&motion);
+  own_warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) odori_diagnostic_free);
+  motion = load_lines (&reader, NULL, own_warnings, &local_error);
+  if (!odori_line_stream_finish (&reader))
+    {
+      g_clear_pointer (&motion, odori_motion_unref);
+      *fallback = odori_line_stream_fallback (&reader);
+      if (!*fallback)
+        odori_line_stream_io_error (&reader, error);
+      odori_line_stream_clear (&reader);
+      return NULL;
+    }
+  odori_line_stream_clear (&reader);
+  if (motion == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  if (warnings != NULL)
+    for (guint i = 0; i < own_warnings->len; i++)
+      g_ptr_array_add (warnings, g_steal_pointer (&own_warnings->pdata[i]));
+  return motion;
 }
 
 /**
@@ -1222,10 +1344,17 @@ odori_bvh_load (const char  *path,
                 GError     **error)
 {
   g_autoptr(OdoriTextFile) file = NULL;
+  OdoriMotion *motion;
+  gboolean fallback = FALSE;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  /* Plain UTF-8 files, nearly all, stream through one buffer; the others (Shift_JIS, or
+   * not text) are read whole, decoded or refused with their message. */
+  motion = load_stream (path, warnings, &fallback, error);
+  if (!fallback)
+    return motion;
   file = odori_text_file_open (path, error);
   if (file == NULL)
     return NULL;

@@ -13,6 +13,7 @@
 #include "odori-format.h"
 #include "odori-joints.h"
 #include "odori-kbs.h"
+#include "odori-reader.h"
 #include "odori-retarget.h"
 #include "odori-sensor-csv.h"
 #include "odori-text.h"
@@ -207,6 +208,30 @@ odori_format_to_string (OdoriFormat format)
     }
 }
 
+/* BVA or BVH when the first 64 KiB of PATH, cut after their last line end, are UTF-8
+ * and odori_format_detect () says so (those readers stream the file through one buffer,
+ * and read it whole themselves when it is not UTF-8); ODORI_FORMAT_UNKNOWN otherwise. */
+static OdoriFormat
+detect_streamed_motion (const char *path)
+{
+  g_autofree char *head = NULL;
+  gsize len = 0;
+  OdoriFormat format;
+
+  head = odori_read_limited (path, 65536, &len, NULL);
+  if (head == NULL)
+    return ODORI_FORMAT_UNKNOWN;
+  if (len > 65536)
+    {
+      while (len > 0 && head[len - 1] != '\n' && head[len - 1] != '\r')
+        len--;
+    }
+  if (len == 0 || memchr (head, '\0', len) != NULL || !g_utf8_validate_len (head, len, NULL))
+    return ODORI_FORMAT_UNKNOWN;
+  format = odori_format_detect (head, len);
+  return format == ODORI_FORMAT_BVA || format == ODORI_FORMAT_BVH ? format : ODORI_FORMAT_UNKNOWN;
+}
+
 OdoriMotion *
 odori_format_load_motion (const char  *path,
                           GPtrArray   *warnings,
@@ -219,6 +244,15 @@ odori_format_load_motion (const char  *path,
 
   g_return_val_if_fail (path != NULL, NULL);
 
+  switch (detect_streamed_motion (path))
+    {
+    case ODORI_FORMAT_BVA:
+      return odori_bva_load (path, warnings, error);
+    case ODORI_FORMAT_BVH:
+      return odori_bvh_load (path, warnings, error);
+    default:
+      break;
+    }
   file = odori_text_file_open (path, &local_error);
   if (file == NULL)
     {
