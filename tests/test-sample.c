@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "odori-bva.h"
@@ -664,6 +665,74 @@ test_bad_dir (void)
   rm_rf (tmp);
 }
 
+/* The modification time of DIR/NAME in microseconds. */
+static guint64
+mtime_of (const char *dir,
+          const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInfo) info = g_file_query_info (file, "time::modified,time::modified-usec",
+                                                 G_FILE_QUERY_INFO_NONE, NULL, NULL);
+
+  g_assert_nonnull (info);
+  return g_file_info_get_attribute_uint64 (info, "time::modified") * G_USEC_PER_SEC +
+         g_file_info_get_attribute_uint32 (info, "time::modified-usec");
+}
+
+/* odori_sample_ensure () writes the library once, leaves it alone while its stamp
+ * matches, and writes it afresh when a file was changed or removed, or the stamp is of
+ * another version. */
+static void
+test_ensure (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("odori-ensure-XXXXXX", &error);
+  g_autofree char *dir = g_build_filename (tmp, "sample", NULL);
+  g_autofree char *stamp = g_build_filename (dir, ".odori-sample-stamp", NULL);
+  g_autofree char *dat = g_build_filename (dir, "motion.dat", NULL);
+  g_autofree char *bva = g_build_filename (dir, "te.bva", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *orig = NULL;
+  guint64 t0;
+
+  g_assert_no_error (error);
+  g_assert_true (odori_sample_ensure (dir, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (stamp, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_get_contents (dat, &orig, NULL, NULL));
+  t0 = mtime_of (dir, "te.bva");
+
+  /* untouched: nothing is written */
+  g_usleep (20000);
+  g_assert_true (odori_sample_ensure (dir, &error));
+  g_assert_cmpuint (mtime_of (dir, "te.bva"), ==, t0);
+
+  /* a damaged file: the whole library is written afresh */
+  g_assert_true (g_file_set_contents (dat, "broken", -1, NULL));
+  g_assert_true (odori_sample_ensure (dir, &error));
+  g_assert_true (g_file_get_contents (dat, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, orig);
+  g_assert_cmpuint (mtime_of (dir, "te.bva"), >, t0);
+
+  /* a removed file */
+  g_assert_cmpint (g_remove (bva), ==, 0);
+  g_assert_true (odori_sample_ensure (dir, &error));
+  g_assert_true (g_file_test (bva, G_FILE_TEST_IS_REGULAR));
+
+  /* a stamp of another version */
+  t0 = mtime_of (dir, "te.bva");
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (stamp, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "odori-sample "));
+  text[strlen ("odori-sample ")] = '0';
+  g_assert_true (g_file_set_contents (stamp, text, -1, NULL));
+  g_usleep (20000);
+  g_assert_true (odori_sample_ensure (dir, &error));
+  g_assert_cmpuint (mtime_of (dir, "te.bva"), >, t0);
+  rm_rf (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -693,6 +762,7 @@ main (int   argc,
   g_test_add_func ("/sample/score", test_score);
   g_test_add_func ("/sample/deterministic", test_deterministic);
   g_test_add_func ("/sample/bad-dir", test_bad_dir);
+  g_test_add_func ("/sample/ensure", test_ensure);
 
   ret = g_test_run ();
   rm_rf (sample_dir);

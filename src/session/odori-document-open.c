@@ -500,9 +500,10 @@ odori_document_load_sample (OdoriDocument *self,
   g_return_val_if_fail (ODORI_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* Written afresh each time (a tenth of a second): the sample always matches this
+  /* Written when a stamp says it is not this version's or was changed since (writing
+   * costs a tenth of a second at every start otherwise): the sample always matches this
    * version of Odori, and a damaged copy heals itself. */
-  if (!odori_sample_write (dir, error))
+  if (!odori_sample_ensure (dir, error))
     return FALSE;
   if (!odori_document_open_score (self, dds, NULL, error))
     return FALSE;

@@ -24,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -33,6 +34,11 @@
 #include "odori-text.h"
 
 #define FRAME_TIME 0.033333
+
+/* The generator's revision: raise it whenever a change here changes the files written,
+ * so that odori_sample_ensure () writes them afresh for those who had the older ones. */
+#define SAMPLE_REVISION 1
+#define STAMP_NAME ".odori-sample-stamp"
 
 enum
 {
@@ -1319,4 +1325,69 @@ odori_sample_write (const char  *dir,
   score = score_text (ranges);
 
   return write_text_file (dir, "sample.dds", score, error);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* The stamp                                                                          */
+
+/* "odori-sample REVISION VERSION" and a line "NAME SIZE MTIME-USEC" per file, or NULL
+ * when a file is missing. */
+static char *
+stamp_text (const char *dir)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  g_string_append_printf (s, "odori-sample %d %s\n", SAMPLE_REVISION, PACKAGE_VERSION);
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    for (guint j = 0; j < classes[i].n_shows; j++)
+      g_ptr_array_add (names, (char *) classes[i].shows[j].file);
+  g_ptr_array_add (names, (char *) "motion.dat");
+  g_ptr_array_add (names, (char *) "sample.dds");
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names->pdata[i], NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(GFileInfo) info = NULL;
+
+      info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_TIME_MODIFIED
+                                "," G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                                G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+      if (info == NULL || g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+        return NULL;
+      g_string_append_printf (s, "%s %" G_GOFFSET_FORMAT " %" G_GUINT64_FORMAT ".%06u\n",
+                              (const char *) names->pdata[i], g_file_info_get_size (info),
+                              g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED),
+                              g_file_info_get_attribute_uint32 (info, G_FILE_ATTRIBUTE_TIME_MODIFIED_USEC));
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+gboolean
+odori_sample_ensure (const char  *dir,
+                     GError     **error)
+{
+  g_autofree char *stamp_path = NULL;
+  g_autofree char *stored = NULL;
+  g_autofree char *now = NULL;
+
+  g_return_val_if_fail (dir != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  stamp_path = g_build_filename (dir, STAMP_NAME, NULL);
+  now = stamp_text (dir);
+  if (now != NULL && g_file_get_contents (stamp_path, &stored, NULL, NULL) && strcmp (stored, now) == 0)
+    return TRUE;
+
+  /* The stamp goes first, so that a write cut short leaves no stamp that matches. */
+  g_remove (stamp_path);
+  if (!odori_sample_write (dir, error))
+    return FALSE;
+  g_clear_pointer (&now, g_free);
+  now = stamp_text (dir);
+  /* Without a stamp the next start writes the library again: slower, never wrong. */
+  if (now != NULL)
+    g_file_set_contents (stamp_path, now, -1, NULL);
+  return TRUE;
 }

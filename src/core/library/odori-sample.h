@@ -14,4 +14,12 @@ G_BEGIN_DECLS
 gboolean odori_sample_write (const char  *dir,
                              GError     **error);
 
+/* Makes sure DIR holds this version's sample library, writing it only when it is not
+ * there already: a stamp beside it (DIR/.odori-sample-stamp) names the version of Odori
+ * and of the generator that wrote it and each file's size and modification time, so a
+ * start-up costs a few stat() calls, and a file changed, damaged or removed since, or
+ * another version of Odori, writes the whole library afresh. */
+gboolean odori_sample_ensure (const char  *dir,
+                              GError     **error);
+
 G_END_DECLS
