@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <aubio/aubio.h>
+#include <gmodule.h>
 #include <glib/gi18n.h>
 
 #include "odori-media-private.h"
@@ -233,10 +234,73 @@ extend_with_onsets (GArray       *times,
     }
 }
 
+/* aubio is opened when a tempo is first detected, not linked: Debian's libaubio pulls in
+ * FFmpeg's codecs, about a hundred libraries that cost every start of the window and of
+ * odori-cli some 35 ms to map and relocate (docs/PERFORMANCE.md, "Window"), for a
+ * feature most sessions never use. The compiler still checks the calls against aubio's
+ * header: each pointer has the type of the function it stands for. */
+typedef struct
+{
+  __typeof__ (&new_aubio_tempo)         new_tempo;
+  __typeof__ (&aubio_tempo_do)          tempo_do;
+  __typeof__ (&aubio_tempo_get_last_s)  tempo_get_last_s;
+  __typeof__ (&del_aubio_tempo)         del_tempo;
+  __typeof__ (&new_aubio_onset)         new_onset;
+  __typeof__ (&aubio_onset_do)          onset_do;
+  __typeof__ (&aubio_onset_get_last_s)  onset_get_last_s;
+  __typeof__ (&del_aubio_onset)         del_onset;
+  __typeof__ (&new_fvec)                new_vec;
+  __typeof__ (&del_fvec)                del_vec;
+} Aubio;
+
+#define AUBIO_LIBRARY "libaubio.so.5"
+
+static const Aubio *
+load_aubio (GError **error)
+{
+  static Aubio aubio;
+  static gsize loaded;
+  static char *failure;
+
+  if (g_once_init_enter (&loaded))
+    {
+      GModule *module = g_module_open (AUBIO_LIBRARY, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+      struct { const char *name; gpointer *slot; } symbols[] = {
+        { "new_aubio_tempo", (gpointer *) &aubio.new_tempo },
+        { "aubio_tempo_do", (gpointer *) &aubio.tempo_do },
+        { "aubio_tempo_get_last_s", (gpointer *) &aubio.tempo_get_last_s },
+        { "del_aubio_tempo", (gpointer *) &aubio.del_tempo },
+        { "new_aubio_onset", (gpointer *) &aubio.new_onset },
+        { "aubio_onset_do", (gpointer *) &aubio.onset_do },
+        { "aubio_onset_get_last_s", (gpointer *) &aubio.onset_get_last_s },
+        { "del_aubio_onset", (gpointer *) &aubio.del_onset },
+        { "new_fvec", (gpointer *) &aubio.new_vec },
+        { "del_fvec", (gpointer *) &aubio.del_vec },
+      };
+
+      if (module == NULL)
+        failure = g_strdup (g_module_error ());
+      for (guint i = 0; module != NULL && failure == NULL && i < G_N_ELEMENTS (symbols); i++)
+        if (!g_module_symbol (module, symbols[i].name, symbols[i].slot) || *symbols[i].slot == NULL)
+          failure = g_strdup_printf ("%s: %s", AUBIO_LIBRARY, g_module_error ());
+      /* kept open for the rest of the process */
+      g_once_init_leave (&loaded, 1);
+    }
+  if (failure != NULL)
+    {
+      g_set_error (error, ODORI_MEDIA_ERROR, ODORI_MEDIA_ERROR_NO_BEATS,
+                   /* Translators: %s says why the library could not be opened */
+                   _("Cannot detect tempos: the aubio library (Debian's libaubio5) cannot be opened: %s"), failure);
+      return NULL;
+    }
+  return &aubio;
+}
+
 /* Runs aubio's tempo tracker and onset detector (spectral flux, as the tracker's own)
  * over AUDIO. */
 static void
-track (const OdoriAudio *audio,
+track (const Aubio      *a,
+       const OdoriAudio *audio,
        GCancellable     *cancellable,
        GArray           *times,
        GArray           *onsets)
@@ -247,10 +311,10 @@ track (const OdoriAudio *audio,
   gsize          n;
   const float   *s = odori_audio_get_samples (audio, &n);
 
-  tempo = new_aubio_tempo ("default", WIN_SIZE, HOP_SIZE, odori_audio_get_rate (audio));
-  onset = new_aubio_onset ("specflux", WIN_SIZE, HOP_SIZE, odori_audio_get_rate (audio));
-  in = new_fvec (HOP_SIZE);
-  out = new_fvec (1);
+  tempo = a->new_tempo ("default", WIN_SIZE, HOP_SIZE, odori_audio_get_rate (audio));
+  onset = a->new_onset ("specflux", WIN_SIZE, HOP_SIZE, odori_audio_get_rate (audio));
+  in = a->new_vec (HOP_SIZE);
+  out = a->new_vec (1);
   for (gsize pos = 0; pos < n; pos += HOP_SIZE)
     {
       gsize len = MIN (HOP_SIZE, n - pos);
@@ -259,28 +323,28 @@ track (const OdoriAudio *audio,
         break;
       for (gsize i = 0; i < HOP_SIZE; i++)
         in->data[i] = i < len ? s[pos + i] : 0;
-      aubio_tempo_do (tempo, in, out);
+      a->tempo_do (tempo, in, out);
       if (out->data[0] != 0)
         {
-          double t = aubio_tempo_get_last_s (tempo);
+          double t = a->tempo_get_last_s (tempo);
 
           if (t >= 0 && (times->len == 0 || t > g_array_index (times, double, times->len - 1)))
             g_array_append_val (times, t);
         }
-      aubio_onset_do (onset, in, out);
+      a->onset_do (onset, in, out);
       if (out->data[0] != 0)
         {
-          double t = aubio_onset_get_last_s (onset);
+          double t = a->onset_get_last_s (onset);
 
           /* aubio reports an onset at 0 for any start, even silence: not a beat */
           if (t >= 2.0 * HOP_SIZE / odori_audio_get_rate (audio) && (onsets->len == 0 || t > g_array_index (onsets, double, onsets->len - 1)))
             g_array_append_val (onsets, t);
         }
     }
-  del_fvec (out);
-  del_fvec (in);
-  del_aubio_onset (onset);
-  del_aubio_tempo (tempo);
+  a->del_vec (out);
+  a->del_vec (in);
+  a->del_onset (onset);
+  a->del_tempo (tempo);
 }
 
 OdoriBeatTrack *
@@ -292,10 +356,14 @@ odori_beat_track_detect (const OdoriAudio *audio,
   g_autoptr(GArray) onsets = g_array_new (FALSE, FALSE, sizeof (double));
   OdoriBeatTrack *beats;
   double          period;
+  const Aubio    *aubio;
 
   g_return_val_if_fail (audio != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  track (audio, cancellable, times, onsets);
+  aubio = load_aubio (error);
+  if (aubio == NULL)
+    return NULL;
+  track (aubio, audio, cancellable, times, onsets);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   if (times->len < MIN_BEATS || (period = fit_period ((double *) (void *) times->data, times->len)) <= 0)
