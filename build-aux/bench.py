@@ -6,9 +6,11 @@
 #
 #   build-aux/bench [--runs N] [--mb MB] [--only SECTION,...] [--out FILE] [--no-wait]
 #
-# Sections: parse, write, compose, skin, render, app, memory (default: all).
+# Sections: parse, write, compose, skin, render, app, window, memory, music (default: all).
 # Every figure is the median of --runs runs (default 3), each in its own process, the
 # tools taking turns inside each run so that a disturbance hits all of them alike.
+# A run of some sections only (--only) rewrites those sections of the report and keeps
+# the others, its header and "What limits it" as they were (merge_report ()).
 import argparse
 import datetime
 import os
@@ -23,6 +25,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_window  # noqa: E402  (the window part, build-aux/bench_window.py)
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.normpath(os.path.join(TOP, '..', 'shared', 'corpus'))
 CACHE = os.path.join(os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'),
@@ -33,6 +38,8 @@ PYTHON = '/usr/bin/python3'   # Debian's, where python3-numpy is installed
 # composer's, the skin's and the renderer's are written here as this benchmark reads
 # their issues: keep them in step with those.
 AIMS = {
+    'window_fps': 30,                # playing: frames a second the X server receives
+    'window_latency_ms': 33,         # editing: p90 from input event to presented frame
     'parse_vs_limit': 1 / 1.5,       # Odori's MB/s at least the limit loop's / 1.5
     'parse_vs_numpy': 3.0,           # at least 3x numpy.loadtxt
     'parse_vs_three': 50.0,          # at least 50x three.js
@@ -42,7 +49,11 @@ AIMS = {
     'skin_pose_ms': 1.0,             # posing the sample skin within 1 ms a frame
     'render_ms': 1000 / 30,          # a 1280x720 frame drawn within 33 ms (30 fps)
     'first_frame_s': 0.5,            # the window's first frame within 0.5 s
+    'music_reopen_ms': 1000 / 60,    # a reopened song's waveform from the cache within one
+                                     # 60 Hz frame (issue #19: "a reopen is instant")
 }
+
+MUSIC_MINUTES = 3                    # the song bench-music writes and decodes
 
 CORPUS_FILES = [
     ('bva', 'bva-motionx/08_01.vpm'),
@@ -448,18 +459,47 @@ class Suite:
                 f.write(f'{code}: {segs}\n1: H1\n')
         return dat, dds
 
+    def section_window(self):
+        bench_window.run(self)
+
     def section_memory(self):
         hour = self.files['hour']
         cli = self.tool('src', 'cli', 'odori-cli')
-        res = {'bytes': os.path.getsize(hour), 'cli': [], 'numpy': []}
+        res = {'bytes': os.path.getsize(hour), 'cli': [], 'numpy': [], 'load': []}
         for run in range(self.runs):
             log(f'memory run {run + 1}/{self.runs}: odori-cli info')
             out, err, wall, rss, _ = spawn([cli, 'info', hour], timeout=1800)
             res['cli'].append((wall, rss / 1024))
+            # what the window, compose, convert and import read with (streamed)
+            log(f'memory run {run + 1}/{self.runs}: odori_format_load_motion')
+            m = self.measure(self.reader_cmd('odori', hour, 1))
+            res['load'].append((m['seconds'], m['rss_kb'] / 1024))
         log('memory: numpy.loadtxt on the 1-hour capture')
         m = self.measure(self.reader_cmd('numpy', hour, 1))
         res['numpy'].append((m['seconds'], m['rss_kb'] / 1024))
         self.results['memory'] = res
+
+    def section_music(self):
+        # bench-music: a generated WAV decoded into peaks, next to reading its bytes, and
+        # the peaks read back from the cache; each figure per minute of music, the median
+        # of its own 5 runs.
+        outs = []
+        for run in range(self.runs):
+            log(f'music run {run + 1}/{self.runs}')
+            outs.append(spawn([self.tool('tests', 'bench-music'), str(MUSIC_MINUTES)], timeout=1800)[0])
+
+        def grab(pattern, text):
+            m = re.search(pattern, text, re.M)
+            if m is None:
+                raise RuntimeError(f'bench-music: no "{pattern}" in its output:\n{text}')
+            return float(m.group(1))
+        self.results['music'] = {
+            'minutes': grab(r'^music: ([\d.]+) min', outs[0]),
+            'read_ms': median([grab(r"reading the WAV's bytes\s+([\d.]+) ms", o) for o in outs]),
+            'decode_ms': median([grab(r'decode \+ peaks.*?\s([\d.]+) ms', o) for o in outs]),
+            'ratio': median([grab(r'decode \+ peaks.*\(([\d.]+) x reading\)', o) for o in outs]),
+            'cached_ms': median([grab(r'peaks from the cache\s+([\d.]+) ms', o) for o in outs]),
+        }
 
     # Machine
 
@@ -580,8 +620,9 @@ def parse_tables(s, m):
                            [fmt(speed(key, t)) for t in ['odori'] + baselines + peers])
     detail = table(['File', 'MB', 'Odori'] + [names[t] for t in baselines + peers], detail_rows)
     # Where Odori's time goes on the generated files: the first touches of fresh memory
-    # (the model) and of the mapped file cost what this machine charges for them (measured
-    # above by bench-parse pages); the rest is parsing proper.
+    # (the model) and reading the file through its buffer (twice for BVA: the first pass
+    # finds the segment headers) cost what this machine charges for them (measured above by
+    # bench-parse pages); the rest is parsing proper.
     split_rows = []
     pages = s.results.get('pages')
     if pages:
@@ -591,7 +632,7 @@ def parse_tables(s, m):
             model_mib = o['values'] * TRANSFORM_BYTES / 2**20
             file_mib = o['bytes'] / 2**20
             t_model = model_mib / 100 * pages['anon-huge'] / 1000
-            t_file = file_mib / 100 * pages['file-map'] / 1000
+            t_file = file_mib / 100 * pages['read'] / 1000 * (2 if kind == 'bva' else 1)
             rest = o['seconds'] - t_model - t_file
             lim = speed(key, 'limit')
             rest_speed = o['bytes'] / 1e6 / rest if rest > 0 else None
@@ -599,7 +640,7 @@ def parse_tables(s, m):
                                f'{fmt(t_model, 2)} ({model_mib:.0f} MiB)', f'{fmt(t_file, 2)} ({file_mib:.0f} MiB)',
                                fmt(rest, 2), fmt(rest_speed),
                                ratio_text(rest_speed / lim) if rest_speed and lim else '–'])
-    split = table(['File', 'Odori, s', 'first touch of the model', 'first touch of the mapped file',
+    split = table(['File', 'Odori, s', 'first touch of the model', 'reading the file (read passes)',
                    'the rest, s', 'MB/s of the rest', 'vs the limit loop'], split_rows) if split_rows else ''
     return main, detail, split, missed
 
@@ -639,8 +680,11 @@ def write_report(s, path):
         out.append('Reading a file into memory, in MB/s of the file (higher is better), and the '
                    'process\'s peak resident memory (VmHWM). **Odori**: `odori_format_load_motion` into its '
                    'model (global transforms as quaternions, the file checked line by line), as the '
-                   'application reads it: files of 1 MiB and more on every core (BVA segment blocks on '
-                   'a thread each, BVH frame lines in parts), smaller files on one; **Odori, one '
+                   'application reads it: the file streamed through one reused 1 MiB buffer per '
+                   'thread (`OdoriLineStream`, pread), never mapped; files of 1 MiB and more on every '
+                   'core (BVA: a first pass finds the segment headers, then segment blocks on a thread '
+                   'each; BVH: frame lines in parts, each part counted, then parsed), smaller files on '
+                   'one; **Odori, one '
                    'thread** is the same reader held to one thread (`ODORI_LOAD_THREADS=1`), the '
                    'figure to set beside the single-core baselines. '
                    'Baselines, all C on one core: **`cat`** reads the file in 128 KiB blocks and '
@@ -662,9 +706,9 @@ def write_report(s, path):
         out.append(detail + '\n')
         if split:
             out.append('Where Odori\'s time goes on the generated files (on one thread), estimated from this run: the '
-                       'first touches of fresh memory for the model (40 bytes per segment-frame) and of '
-                       'the file\'s mapped pages, at the costs measured on this machine (below the '
-                       'machine description), and the rest — reading numbers, checking lines, Euler '
+                       'first touches of fresh memory for the model (40 bytes per segment-frame) and '
+                       'reading the file through the buffer (BVA twice: the header pass and the parse), '
+                       'at the costs measured on this machine (below the machine description), and the rest — reading numbers, checking lines, Euler '
                        'angles to quaternions and, for BVH, each joint\'s global transform. The limit '
                        'loop touches no new page at all.\n')
             out.append(split + '\n')
@@ -786,7 +830,7 @@ def write_report(s, path):
                 ['… peak memory, MiB', f'**{fmt(median([x[1] for x in a["app"]]))}**',
                  fmt(median([x[1] for x in a['floor']])), '', '', '']]
         out.append('## Application\n')
-        out.append('`odori` with no argument (the built-in sample dance, written afresh and composed at '
+        out.append('`odori` with no argument (the built-in sample dance, checked against its stamp and composed at '
                    'start-up) under Xvfb with llvmpipe and a session bus, `ODORI_DEBUG=first-frame`: '
                    'the viewport prints the time once its first frame has been painted (the frame '
                    'clock\'s after-paint) and the application quits; the figure runs from just before '
@@ -802,9 +846,19 @@ def write_report(s, path):
         cli_rss = median([x[1] for x in mm['cli']])
         cli_s = median([x[0] for x in mm['cli']])
         np_s, np_rss = mm['numpy'][0]
-        rows = [[f'`odori-cli info` on the capture, peak MiB', f'**{fmt(cli_rss)}** ({fmt(cli_s, 1)} s)',
-                 fmt(mm['bytes'] / 2**20), fmt(model_mb), f'{fmt(np_rss)} ({fmt(np_s, 1)} s)',
-                 f'{ratio_text(cli_rss / model_mb)} the model', 'none stated', '–']]
+        rows = []
+        if mm.get('load'):
+            load_rss = median([x[1] for x in mm['load']])
+            load_s = median([x[0] for x in mm['load']])
+            rows.append(['`odori_format_load_motion` on the capture (streamed; what the window, '
+                         'compose, convert and import read with), peak MiB',
+                         f'**{fmt(load_rss)}** ({fmt(load_s, 1)} s)', fmt(mm['bytes'] / 2**20),
+                         fmt(model_mb), f'{fmt(np_rss)} ({fmt(np_s, 1)} s)',
+                         f'{ratio_text(load_rss / model_mb)} the model', 'none stated', '–'])
+        rows.append([f'`odori-cli info` on the capture (the whole file mapped: info still reads '
+                     'it whole), peak MiB', f'**{fmt(cli_rss)}** ({fmt(cli_s, 1)} s)',
+                     fmt(mm['bytes'] / 2**20), fmt(model_mb), f'{fmt(np_rss)} ({fmt(np_s, 1)} s)',
+                     f'{ratio_text(cli_rss / model_mb)} the model', 'none stated', '–'])
         if 'app' in r and r['app'].get('hour'):
             h = r['app']['hour']
             app_rss = median([x[1] for x in h])
@@ -824,6 +878,37 @@ def write_report(s, path):
                    'parts: the show and the composed dance are both in memory.\n')
         out.append(table(['Figure', 'Odori', 'file', 'model', 'numpy.loadtxt', 'Ratio', 'Aim', 'Met?'], rows) + '\n')
 
+    if 'music' in r:
+        mu = r['music']
+        reopen_ms = mu['cached_ms'] * mu['minutes']
+        ok = reopen_ms <= AIMS['music_reopen_ms']
+        if not ok:
+            missed.append(f'music: the cached waveform of a {mu["minutes"]:g}-minute song opens in '
+                          f'{reopen_ms:.2f} ms')
+        rows = [['Decode + peaks, ms per minute of music', f'**{fmt(mu["decode_ms"])}**', fmt(mu['read_ms']),
+                 f'{ratio_text(mu["ratio"])} reading; {ratio_text(60000 / mu["decode_ms"])} real time',
+                 'none stated', '–'],
+                ['Reopen: peaks from the cache, ms per minute of music', f'**{fmt(mu["cached_ms"])}**',
+                 fmt(mu['read_ms']),
+                 f'{ratio_text(mu["read_ms"] / mu["cached_ms"])} faster than reading; '
+                 f'{ratio_text(mu["decode_ms"] / mu["cached_ms"])} faster than decoding',
+                 f'whole song ≤ {AIMS["music_reopen_ms"]:.1f} ms', f'{met(ok)} ({fmt(reopen_ms)} ms)']]
+        out.append('## Music\n')
+        out.append(f'`tests/bench-music.c` writes {mu["minutes"]:g} minutes of 44.1 kHz 16-bit stereo WAV '
+                   '(a 220 Hz tone with a click every half second) into a temporary folder and takes '
+                   'the median of 5 runs of each figure, given per minute of music (lower is better). '
+                   '**Decode + peaks**: `odori_audio_decode` (GStreamer `uridecodebin` → `appsink`, '
+                   'mono 22.05 kHz) and `odori_waveform_new_from_audio` (min/max peaks per 256 and '
+                   '4096 samples), what opening a song the first time costs. **Reopen**: '
+                   '`odori_waveform_load` when the peaks are in the cache (`odori/waveforms` in the user '
+                   'cache, a temporary one here; checked against the file), no decoding. Baseline: '
+                   'reading the WAV\'s bytes '
+                   '(`g_file_get_contents`, page cache warm), the least any reader of the file pays.\n')
+        out.append(table(['Figure', 'Odori', 'reading the WAV\'s bytes', 'Ratio', 'Aim', 'Met?'], rows) + '\n')
+
+    if 'window' in r:
+        out.append(bench_window.report(s, AIMS, fmt, table, met, missed))
+
     out.append('## Aims missed\n')
     if missed:
         out.append('\n'.join(f'- {x}' for x in missed) + '\n')
@@ -837,17 +922,69 @@ def write_report(s, path):
         out.append('## Remarks from this run\n')
         out.append('\n'.join(f'- {x}' for x in s.notes) + '\n')
     text = '\n'.join(out)
+    if not s.args.only >= set(SECTIONS) and os.path.exists(path):
+        with open(path) as f:
+            text = merge_report(f.read(), text, s, m, missed)
     with open(path + '.tmp', 'w') as f:
         f.write(text)
     os.replace(path + '.tmp', path)
     return missed
 
 
+SECTIONS = ['parse', 'write', 'compose', 'skin', 'render', 'app', 'window', 'memory', 'music']
+# What a run writes whatever sections it ran: kept from the report a partial run merges into.
+SHARED_HEADINGS = {'Aims missed', 'What limits it', 'Remarks from this run'}
+
+
+def split_sections(text):
+    """TEXT as (what comes before the first '## ' heading, [(heading, block)]), each
+    block from its heading line to the next."""
+    parts = re.split(r'^(?=## )', text, flags=re.M)
+    head, blocks = parts[0], []
+    for block in parts[1:]:
+        blocks.append((block.splitlines()[0][3:].strip(), block))
+    return head, blocks
+
+
+def merge_report(old, new, s, m, missed):
+    """The report OLD with the sections a partial run wrote into NEW put in place of
+    theirs (or before "Aims missed" when OLD has none), each saying when it was measured;
+    the run's missed aims and remarks are added to OLD's."""
+    head, blocks = split_sections(old)
+    _, fresh = split_sections(new)
+    now = datetime.datetime.now().strftime('%Y-%m-%d %H:%M')
+    only = ','.join(x for x in SECTIONS if x in s.args.only)
+    stamp = (f'*This section: `build-aux/bench --only {only}` on {now} (Odori `{m["commit"]}`), '
+             f'{s.runs} runs, load average {s.load_start:.2f} at the start.*\n')
+    names = [h for h, _ in blocks]
+    for heading, block in fresh:
+        if heading in SHARED_HEADINGS:
+            continue
+        first, _, rest = block.partition('\n')
+        block = f'{first}\n\n{stamp}{rest}'
+        if not block.endswith('\n\n'):
+            block = block.rstrip('\n') + '\n\n'
+        if heading in names:
+            blocks[names.index(heading)] = (heading, block)
+        else:
+            at = names.index('Aims missed') if 'Aims missed' in names else len(blocks)
+            blocks.insert(at, (heading, block))
+            names.insert(at, heading)
+    if missed and 'Aims missed' in names:
+        i = names.index('Aims missed')
+        body = blocks[i][1].replace('\nNone.\n', '\n')
+        body = body.rstrip('\n') + '\n' + ''.join(f'- {x} (`--only {only}`, {now})\n' for x in missed) + '\n'
+        blocks[i] = ('Aims missed', body)
+    if s.notes:
+        log('remarks from this run: ' + ' / '.join(s.notes))
+    return head + ''.join(b for _, b in blocks)
+
+
 def main():
     ap = argparse.ArgumentParser(description='Odori benchmark suite (see build-aux/bench)')
     ap.add_argument('mb', nargs='?', type=int, default=200, help='size of the generated files, MB')
     ap.add_argument('--runs', type=int, default=int(os.environ.get('RUNS', 3)))
-    ap.add_argument('--only', default='parse,write,compose,skin,render,app,memory')
+    ap.add_argument('--only', default=','.join(SECTIONS))
     ap.add_argument('--out', default=os.path.join(TOP, 'docs', 'PERFORMANCE.md'))
     ap.add_argument('--build-dir', default='build-bench')
     ap.add_argument('--data-dir', default=os.environ.get('ODORI_BENCH_DIR') or os.path.join(CACHE, 'data'))
@@ -857,9 +994,14 @@ def main():
     ap.add_argument('--no-wait', action='store_true', help='do not wait for a quiet machine')
     args = ap.parse_args()
     args.only = set(args.only.split(','))
+    if args.only - set(SECTIONS):
+        ap.error(f'unknown section(s) {", ".join(sorted(args.only - set(SECTIONS)))}; '
+                 f'known: {", ".join(SECTIONS)}')
 
     s = Suite(args)
-    s.generate()
+    # The generated motion files, for the sections that read them only.
+    if args.only & {'parse', 'write', 'memory'}:
+        s.generate()
     if not args.no_wait:
         waited = 0
         while loadavg() >= args.max_load and waited < args.max_wait:
@@ -871,8 +1013,7 @@ def main():
             s.notes.append(f'The machine was busy (load {loadavg():.2f}) after waiting {waited} s: '
                            'figures are noisier than usual.')
     s.load_start = loadavg()
-    order = ['parse', 'write', 'compose', 'skin', 'render', 'app', 'memory']
-    for name in order:
+    for name in SECTIONS:
         if name in args.only:
             log(f'== {name} (load {loadavg():.2f})')
             getattr(s, 'section_' + name)()

@@ -6,6 +6,7 @@
 #include "app-input-util.h"
 
 #include "odori-preferences-window.h"
+#include "odori-renderer.h"
 
 /* /app/window/opens-on-sample */
 static void
@@ -50,6 +51,45 @@ test_opens_on_sample (void)
   g_assert_nonnull (strstr (gtk_label_get_text (window->frame_label), "120 /"));
 
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* /app/window/software-renderer: on a software rasteriser (llvmpipe under Xvfb here) the
+ * window's widgets are drawn by GSK's cairo renderer, which shows three times the frames
+ * of its GL renderer there (docs/rendering.md); the viewport still draws with OpenGL. */
+static void
+test_software_renderer (void)
+{
+  OdoriWindow *window;
+  g_autoptr(GdkGLContext) context = NULL;
+  GskRenderer *renderer;
+  gboolean software;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  context = gdk_display_create_gl_context (gdk_display_get_default (), NULL);
+  g_assert_nonnull (context);
+  g_assert_true (gdk_gl_context_realize (context, NULL));
+  gdk_gl_context_make_current (context);
+  software = odori_gl_is_software ();
+  gdk_gl_context_clear_current ();
+  g_test_message ("software GL: %d, GSK_RENDERER=%s", software, g_getenv ("GSK_RENDERER"));
+
+  window = new_sample_window ();
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
+  pump (300);
+  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  g_assert_nonnull (renderer);
+  if (software)
+    {
+      g_assert_cmpstr (g_getenv ("GSK_RENDERER"), ==, "cairo");
+      g_assert_cmpstr (G_OBJECT_TYPE_NAME (renderer), ==, "GskCairoRenderer");
+    }
+  else
+    g_assert_cmpstr (G_OBJECT_TYPE_NAME (renderer), !=, "GskCairoRenderer");
+  /* the viewport made its GL context and drew */
+  g_assert_null (gtk_gl_area_get_error (GTK_GL_AREA (window->viewport)));
+  g_assert_nonnull (gtk_gl_area_get_context (GTK_GL_AREA (window->viewport)));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -728,5 +768,6 @@ main (int   argc,
   g_test_add_func ("/app/window/export-defaults", test_export_defaults);
   g_test_add_func ("/app/window/menu-accels", test_menu_accels);
   g_test_add_func ("/app/window/about", test_about);
+  g_test_add_func ("/app/window/software-renderer", test_software_renderer);
   return app_test_finish (g_test_run ());
 }

@@ -16,6 +16,7 @@
 #include "odori-debug.h"
 #include "odori-format.h"
 #include "odori-preferences-window.h"
+#include "odori-renderer.h"
 #include "odori-resources.h"
 #include "odori-window-private.h"
 
@@ -287,7 +288,11 @@ odori_application_command_line (GApplication            *app,
   if (window == NULL && screenshot == NULL)
     window = reusable_window (self);
   if (window == NULL)
-    window = odori_application_new_window (self);
+    {
+      odori_debug_mark ("new-window");
+      window = odori_application_new_window (self);
+      odori_debug_mark ("window-made");
+    }
 
   if (score_file != NULL && screenshot != NULL)
     {
@@ -299,9 +304,14 @@ odori_application_command_line (GApplication            *app,
   else if (score_file != NULL || library_file != NULL)
     odori_window_open_async (window, score_file, library_file, opened_from_command_line_cb, NULL);
   else if (odori_document_get_score (odori_window_get_document (window)) == NULL)
-    odori_window_load_sample (window);
+    {
+      odori_debug_mark ("load-sample");
+      odori_window_load_sample (window);
+      odori_debug_mark ("sample-loaded");
+    }
 
   gtk_window_present (GTK_WINDOW (window));
+  odori_debug_mark ("presented");
   if (screenshot != NULL)
     {
       /* Relative to where odori was started, which may not be this process. */
@@ -388,6 +398,29 @@ static const GActionEntry app_entries[] = {
   { "quit", quit_action },
 };
 
+/* GTK 4.8 draws a window with its GL renderer when it can. On a software rasteriser
+ * (Mesa's llvmpipe: no GPU, as in a virtual machine or a remote session) that renderer
+ * puts every widget through the emulated GPU: the playing window then shows a third of
+ * the frames its cairo renderer shows, for more CPU (docs/PERFORMANCE.md, "Window").
+ * There, unless GSK_RENDERER chooses, the window is drawn with cairo; the viewport is
+ * OpenGL either way. Must run before the first window is realized. */
+static void
+choose_gsk_renderer (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autoptr(GdkGLContext) context = NULL;
+
+  if (display == NULL || g_getenv ("GSK_RENDERER") != NULL)
+    return;
+  context = gdk_display_create_gl_context (display, NULL);
+  if (context == NULL || !gdk_gl_context_realize (context, NULL))
+    return;
+  gdk_gl_context_make_current (context);
+  if (odori_gl_is_software ())
+    g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  gdk_gl_context_clear_current ();
+}
+
 static void
 odori_application_startup (GApplication *app)
 {
@@ -410,10 +443,15 @@ odori_application_startup (GApplication *app)
   };
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
 
+  odori_debug_mark ("startup");
   odori_resources_ensure ();
   G_APPLICATION_CLASS (odori_application_parent_class)->startup (app);
+  odori_debug_mark ("gtk-ready");
+  choose_gsk_renderer ();
+  odori_debug_mark ("renderer-chosen");
   /* libadwaita's widgets (toasts, the folding library) and its stylesheet. */
   adw_init ();
+  odori_debug_mark ("adw-ready");
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)

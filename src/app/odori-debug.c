@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <stdio.h>
+
 #include "odori-debug.h"
 
 OdoriDebugFlags
@@ -20,6 +22,7 @@ odori_debug_get_flags (void)
       static const GDebugKey keys[] = {
         { "first-frame", ODORI_DEBUG_FIRST_FRAME },
         { "screenshot", ODORI_DEBUG_SCREENSHOT },
+        { "frames", ODORI_DEBUG_FRAMES },
       };
       /* The bit above the keys marks "read", so that no flag set is still "read". */
       gsize value = 1u << 16;
@@ -28,4 +31,93 @@ odori_debug_get_flags (void)
       g_once_init_leave (&flags, value);
     }
   return (OdoriDebugFlags) (flags & 0xffff);
+}
+
+void
+odori_debug_mark (const char *name)
+{
+  if (!ODORI_DEBUG_ENABLED (ODORI_DEBUG_FIRST_FRAME))
+    return;
+  printf ("odori-mark %s %" G_GINT64_FORMAT "\n", name, g_get_monotonic_time ());
+  fflush (stdout);
+}
+
+/* Input events seen since the last paint: their X server times (ms). */
+typedef struct
+{
+  GArray *pending;
+} FrameWatch;
+
+static void
+frame_watch_free (gpointer data)
+{
+  FrameWatch *watch = data;
+
+  g_array_unref (watch->pending);
+  g_free (watch);
+}
+
+static gboolean
+watch_event_cb (GtkEventControllerLegacy *controller,
+                GdkEvent                 *event,
+                FrameWatch               *watch)
+{
+  switch (gdk_event_get_event_type (event))
+    {
+    case GDK_MOTION_NOTIFY:
+    case GDK_BUTTON_PRESS:
+    case GDK_BUTTON_RELEASE:
+      {
+        guint32 time = gdk_event_get_time (event);
+
+        if (time != GDK_CURRENT_TIME)
+          g_array_append_val (watch->pending, time);
+      }
+      break;
+    default:
+      break;
+    }
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+watch_after_paint_cb (GdkFrameClock *clock,
+                      FrameWatch    *watch)
+{
+  gint64 now = g_get_monotonic_time ();
+  /* X server times are milliseconds of a 32-bit wrapping clock */
+  guint32 now_ms = (guint32) (now / 1000);
+
+  printf ("odori-paint %" G_GINT64_FORMAT "\n", now);
+  for (guint i = 0; i < watch->pending->len; i++)
+    printf ("odori-latency %d\n", (int) (now_ms - g_array_index (watch->pending, guint32, i)));
+  g_array_set_size (watch->pending, 0);
+  fflush (stdout);
+}
+
+static void
+watch_realize_cb (GtkWidget  *window,
+                  FrameWatch *watch)
+{
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (watch_after_paint_cb),
+                    watch);
+}
+
+void
+odori_debug_watch_frames (GtkWidget *window)
+{
+  GtkEventController *legacy;
+  FrameWatch *watch;
+
+  if (!ODORI_DEBUG_ENABLED (ODORI_DEBUG_FRAMES))
+    return;
+  watch = g_new0 (FrameWatch, 1);
+  watch->pending = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* the window lives as long as the process in the benchmark: so does the watch */
+  g_object_set_data_full (G_OBJECT (window), "odori-frame-watch", watch, frame_watch_free);
+  legacy = gtk_event_controller_legacy_new ();
+  gtk_event_controller_set_propagation_phase (legacy, GTK_PHASE_CAPTURE);
+  g_signal_connect (legacy, "event", G_CALLBACK (watch_event_cb), watch);
+  gtk_widget_add_controller (window, legacy);
+  g_signal_connect (window, "realize", G_CALLBACK (watch_realize_cb), watch);
 }

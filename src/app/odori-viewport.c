@@ -106,7 +106,9 @@ odori_viewport_realize (GtkWidget *widget)
   gtk_gl_area_make_current (GTK_GL_AREA (self));
   if (gtk_gl_area_get_error (GTK_GL_AREA (self)) != NULL)
     return;
+  odori_debug_mark ("gl-realized");
   self->renderer = odori_renderer_new (&error);
+  odori_debug_mark ("renderer-made");
   if (self->renderer == NULL)
     {
       gtk_gl_area_set_error (GTK_GL_AREA (self), error);
@@ -156,12 +158,16 @@ odori_viewport_render (GtkGLArea    *area,
     return FALSE;
   if (self->session != NULL && odori_session_get_display_motion (self->session) != NULL)
     odori_renderer_set_frame (self->renderer, odori_session_get_frame (self->session) - 1);
+  if (self->n_renders == 0)
+    odori_debug_mark ("first-draw");
   if (!odori_renderer_draw (self->renderer, width, height, &error))
     {
       gtk_gl_area_set_error (area, error);
       return FALSE;
     }
   self->drawn_scale = scale;
+  if (self->n_renders == 0)
+    odori_debug_mark ("first-drawn");
   self->n_renders++;
   if (self->n_renders == 1 && ODORI_DEBUG_ENABLED (ODORI_DEBUG_FIRST_FRAME))
     g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint",

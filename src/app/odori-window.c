@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "odori-application.h"
+#include "odori-debug.h"
 #include "odori-window-private.h"
 #ifdef ODORI_HAVE_RENDER
 #include "odori-viewport.h"
@@ -92,6 +93,77 @@ make_title_clickable (OdoriWindow *self)
   g_signal_connect (click, "released", G_CALLBACK (on_title_released_cb), self);
   gtk_widget_add_controller (title, GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_tooltip_text (title, _("Score properties: title, author and date"));
+}
+
+/* ODORI_DEBUG=frames (build-aux/bench's window part): where a script finds what to
+ * drag, in the window surface's pixels, printed after a paint whenever it moved. */
+static void
+append_point (GString    *out,
+              const char *name,
+              GtkWidget  *widget,
+              double      x,
+              double      y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_point_t in = GRAPHENE_POINT_INIT ((float) x, (float) y), p;
+  double sx = 0, sy = 0;
+
+  if (!gtk_widget_compute_point (widget, GTK_WIDGET (native), &in, &p))
+    return;
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  g_string_append_printf (out, "odori-geometry %s %d %d\n", name, (int) (p.x + sx + 0.5), (int) (p.y + sy + 0.5));
+}
+
+static void
+print_geometry_cb (GdkFrameClock *clock,
+                   OdoriWindow   *self)
+{
+  OdoriScore *score = odori_document_get_score (self->document);
+  GtkWidget *scale = GTK_WIDGET (self->frame_scale);
+  g_autoptr(GString) out = g_string_new (NULL);
+  const char *last = g_object_get_data (G_OBJECT (self), "odori-geometry");
+
+  /* once the score is there (a file opens in the background) */
+  if (score == NULL || score->parts->len == 0 || odori_document_get_loading (self->document))
+    return;
+  if (((OdoriScorePart *) g_ptr_array_index (score->parts, 0))->symbols->len > 1)
+    {
+      OdoriScorePart *part = g_ptr_array_index (score->parts, 0);
+      OdoriScoreSymbol *a = &g_array_index (part->symbols, OdoriScoreSymbol, 0);
+      OdoriScoreSymbol *b = &g_array_index (part->symbols, OdoriScoreSymbol, 1);
+      double xa = odori_timeline_x_for_frame (self->timeline, a->start);
+      double xb = odori_timeline_x_for_frame (self->timeline, b->start);
+      int height = gtk_widget_get_height (GTK_WIDGET (self->timeline));
+      double y = -1, y_end = -1;
+
+      /* the first track's rows, wherever the ruler and the lanes above them end */
+      for (int py = 0; py < height; py++)
+        if (odori_timeline_track_at_y (self->timeline, py) == 0)
+          {
+            if (y < 0)
+              y = py;
+            y_end = py;
+          }
+      y = (y + y_end) / 2;
+
+      /* the middle of the root track's first block, and its right edge */
+      append_point (out, "block", GTK_WIDGET (self->timeline), (xa + xb) / 2, y);
+      append_point (out, "block-end", GTK_WIDGET (self->timeline), xb - 2, y);
+    }
+  append_point (out, "slider-start", scale, 10, gtk_widget_get_height (scale) / 2.0);
+  append_point (out, "slider-end", scale, gtk_widget_get_width (scale) - 10, gtk_widget_get_height (scale) / 2.0);
+  if (g_strcmp0 (last, out->str) == 0)
+    return;
+  fputs (out->str, stdout);
+  fflush (stdout);
+  g_object_set_data_full (G_OBJECT (self), "odori-geometry", g_strdup (out->str), g_free);
+}
+
+static void
+on_debug_realize_cb (OdoriWindow *self)
+{
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint", G_CALLBACK (print_geometry_cb),
+                    self);
 }
 
 /* Playback: a tick callback at the display's frame rate while playing. */
@@ -836,6 +908,9 @@ odori_window_init (OdoriWindow *self)
   self->document = odori_document_new ();
   self->session = odori_session_new (self->document);
   gtk_widget_init_template (GTK_WIDGET (self));
+  odori_debug_watch_frames (GTK_WIDGET (self));
+  if (ODORI_DEBUG_ENABLED (ODORI_DEBUG_FRAMES))
+    g_signal_connect (self, "realize", G_CALLBACK (on_debug_realize_cb), NULL);
   lookup_children (self);
   /* Not a bound template child: gtk_widget_dispose_template () would unparent it behind
    * GtkWindow's back (the window's own child). */

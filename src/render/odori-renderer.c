@@ -641,3 +641,13 @@ odori_renderer_get_stats (OdoriRenderer *self,
   if (n_triangles != NULL)
     *n_triangles = self->stat_triangles;
 }
+
+gboolean
+odori_gl_is_software (void)
+{
+  const char *renderer = (const char *) glGetString (GL_RENDERER);
+
+  return renderer != NULL &&
+         (strstr (renderer, "llvmpipe") != NULL || strstr (renderer, "softpipe") != NULL ||
+          strstr (renderer, "SWR") != NULL);
+}

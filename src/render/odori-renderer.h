@@ -72,4 +72,8 @@ void            odori_renderer_project          (OdoriRenderer   *self,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OdoriRenderer, odori_renderer_free)
 
+/* Whether the current GL context draws in software (Mesa's llvmpipe, softpipe or swr:
+ * no GPU), from its GL_RENDERER string. A context must be current. */
+gboolean        odori_gl_is_software            (void);
+
 G_END_DECLS
