@@ -167,3 +167,36 @@ input_drag (GtkWidget *widget,
 {
   input_drag_full (widget, x0, y0, x1, y1, 8, NULL, FALSE);
 }
+
+/* The first widget under ROOT of type TYPE_NAME whose PROPERTY (a string) is VALUE. */
+G_GNUC_UNUSED static GtkWidget *
+find_widget_by_property (GtkWidget  *root,
+                         const char *type_name,
+                         const char *property,
+                         const char *value)
+{
+  if (g_strcmp0 (G_OBJECT_TYPE_NAME (root), type_name) == 0)
+    {
+      g_autofree char *text = NULL;
+
+      g_object_get (root, property, &text, NULL);
+      if (g_strcmp0 (text, value) == 0)
+        return root;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget_by_property (child, type_name, property, value);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A click in the middle of WIDGET. */
+G_GNUC_UNUSED static void
+click_center (GtkWidget *widget)
+{
+  input_click (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, 1, 1);
+}

@@ -417,12 +417,6 @@ maybe_shot (const char *name)
                 NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
 }
 
-static void
-click_center (GtkWidget *widget)
-{
-  input_click (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, 1, 1);
-}
-
 /* Right-clicks the row of show (or SHOW.MOTION) CODE, then clicks the menu's item LABEL. */
 static void
 choose_from_row_menu (OdoriWindow *window,

@@ -65,26 +65,65 @@ find_print_dialog (void)
 /* Ctrl+P, pressed on the keyboard (xdotool), opens GTK's print dialog once the
  * thumbnails are drawn; Escape closes it, and the window goes on. */
 static void
+count_cb (guint *count)
+{
+  (*count)++;
+}
+
+static void
+set_flag_cb (gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+static void
 test_ctrl_p (void)
 {
   OdoriWindow *window;
   GtkWindow   *dialog;
+  GtkWidget   *cancel;
+  guint        revealed = 0;
+  gboolean     cancelled = FALSE;
 
   SKIP_WITHOUT_DISPLAY ();
   window = new_sample_window ();
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
   pump (300);
   g_assert_null (find_print_dialog ());
+  g_signal_connect_swapped (window->export_revealer, "notify::reveal-child", G_CALLBACK (count_cb), &revealed);
   input_key (GTK_WIDGET (window), "ctrl+p");
   WAIT_UNTIL (find_print_dialog () != NULL, 20000);
+  /* the poses were drawn on the export bar, which is gone with them */
+  g_assert_cmpuint (revealed, >=, 2);
+  g_assert_false (gtk_revealer_get_reveal_child (window->export_revealer));
+  g_assert_null (window->printing);
   dialog = find_print_dialog ();
   g_assert_nonnull (dialog);
   g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
   input_key (GTK_WIDGET (dialog), "Escape");
   WAIT_UNTIL (find_print_dialog () == NULL, 5000);
   g_assert_null (find_print_dialog ());
-  /* A second Print… works after the first was cancelled */
-  g_assert_null (g_object_get_data (G_OBJECT (window), "odori-print-cancellable"));
+  /* A second Print… works after the first was cancelled: its poses are drawn on the
+   * bar, and the bar's Cancel (clicked) stops it before any dialog */
+  cancelled = FALSE;
+  input_key (GTK_WIDGET (window), "ctrl+p");
+  WAIT_UNTIL (window->printing != NULL, 5000);
+  g_assert_nonnull (window->printing);
+  g_assert_true (gtk_revealer_get_reveal_child (window->export_revealer));
+  g_assert_cmpstr (gtk_label_get_text (window->export_label), ==, "Drawing the poses for printing…");
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export"));
+  g_signal_connect_swapped (window->export_cancellable, "cancelled", G_CALLBACK (set_flag_cb), &cancelled);
+  cancel = find_widget_by_property (GTK_WIDGET (window->export_revealer), "GtkButton", "action-name",
+                                    "win.cancel-export");
+  g_assert_nonnull (cancel);
+  WAIT_UNTIL (gtk_widget_get_mapped (cancel), 3000);
+  click_center (cancel);
+  WAIT_UNTIL (cancelled, 5000);
+  g_assert_true (cancelled);
+  WAIT_UNTIL (window->printing == NULL, 10000);
+  pump (500);
+  g_assert_null (find_print_dialog ());
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

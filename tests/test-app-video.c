@@ -18,32 +18,6 @@ toplevel_titled (const char *title)
   return NULL;
 }
 
-/* The first widget under ROOT of type TYPE_NAME whose PROPERTY (a string) is VALUE. */
-static GtkWidget *
-find_widget (GtkWidget  *root,
-             const char *type_name,
-             const char *property,
-             const char *value)
-{
-  if (g_strcmp0 (G_OBJECT_TYPE_NAME (root), type_name) == 0)
-    {
-      g_autofree char *text = NULL;
-
-      g_object_get (root, property, &text, NULL);
-      if (g_strcmp0 (text, value) == 0)
-        return root;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type_name, property, value);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* With ODORI_SCREENSHOT_DIR set, WIDGET's window as NAME there (to look at). */
 static void
 screenshot (GtkWidget  *widget,
@@ -67,12 +41,6 @@ static void
 set_flag_cb (gboolean *flag)
 {
   *flag = TRUE;
-}
-
-static void
-click_center (GtkWidget *widget)
-{
-  input_click (widget, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0, 1, 1);
 }
 
 typedef struct
@@ -127,7 +95,7 @@ test_menu_dialog_cancel (void)
   popover = gtk_menu_button_get_popover (window->primary_menu_button);
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (popover)), 3000);
   /* the model button shows its label without the mnemonic's underscore */
-  item = find_widget (GTK_WIDGET (popover), "GtkModelButton", "text", "Export Video…");
+  item = find_widget_by_property (GTK_WIDGET (popover), "GtkModelButton", "text", "Export Video…");
   g_assert_nonnull (item);
   click_center (item);
   WAIT_UNTIL (toplevel_titled ("Export Video") != NULL, 5000);
@@ -172,7 +140,7 @@ test_menu_dialog_cancel (void)
   /* the bar's Cancel, clicked once the video is under way */
   WAIT_UNTIL (window->video == NULL || odori_video_get_fraction (window->video) >= 0.05, 60000);
   g_assert_nonnull (window->video);
-  cancel = find_widget (GTK_WIDGET (window->export_revealer), "GtkButton", "action-name", "win.cancel-export");
+  cancel = find_widget_by_property (GTK_WIDGET (window->export_revealer), "GtkButton", "action-name", "win.cancel-export");
   g_assert_nonnull (cancel);
   WAIT_UNTIL (gtk_widget_get_mapped (cancel), 3000);
   g_signal_connect_swapped (window->export_cancellable, "cancelled", G_CALLBACK (set_flag_cb), &cancelled);

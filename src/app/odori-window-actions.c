@@ -47,7 +47,7 @@ _odori_window_update_actions (OdoriWindow *self)
   OdoriDocument *doc = self->document;
   gboolean has_score = odori_document_get_score (doc) != NULL;
   gboolean has_motion = odori_document_get_motion (doc) != NULL;
-  gboolean exporting = self->export != NULL || self->video != NULL;
+  gboolean exporting = self->export != NULL || self->video != NULL || self->printing != NULL;
   gboolean playable = odori_session_get_n_frames (self->session) > 1;
   GAction *speed;
 

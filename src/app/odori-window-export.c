@@ -34,13 +34,19 @@ export_path (GObject *export)
                                        : odori_export_get_path (ODORI_EXPORT (export));
 }
 
-static gboolean
-export_poll_cb (gpointer data)
+/* The export bar's progress, ten times a second, for whatever runs on it: an export, a
+ * video or the poses of Print…. */
+gboolean
+_odori_window_export_poll_cb (gpointer data)
 {
   OdoriWindow *self = data;
 
   if (self->export != NULL)
     gtk_progress_bar_set_fraction (self->export_progress, export_fraction (self->export));
+  else if (self->video != NULL)
+    gtk_progress_bar_set_fraction (self->export_progress, odori_video_get_fraction (self->video));
+  else if (self->printing != NULL)
+    gtk_progress_bar_set_fraction (self->export_progress, odori_print_get_fraction (self->printing));
   return G_SOURCE_CONTINUE;
 }
 
@@ -172,7 +178,7 @@ odori_window_export (OdoriWindow         *self,
   gtk_label_set_text (self->export_label, label);
   gtk_progress_bar_set_fraction (self->export_progress, 0);
   gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
-  self->export_poll_id = g_timeout_add (100, export_poll_cb, self);
+  self->export_poll_id = g_timeout_add (100, _odori_window_export_poll_cb, self);
   _odori_window_update_actions (self);
   if (ODORI_IS_GLTF_EXPORT (self->export))
     odori_gltf_export_run_async (ODORI_GLTF_EXPORT (self->export), self->export_cancellable, export_done_cb,

@@ -12,13 +12,13 @@
 #include "odori-print.h"
 #include "odori-window-private.h"
 
-#define PRINT_CANCEL_KEY "odori-print-cancellable"
 
 typedef struct
 {
   OdoriWindow *window; /* a reference */
-  OdoriPrint  *print;
-  char        *export_path;
+  OdoriPrint   *print;
+  char         *export_path;
+  GCancellable *cancellable;
 } PrintJob;
 
 static void
@@ -26,6 +26,7 @@ print_job_free (PrintJob *job)
 {
   g_object_unref (job->window);
   g_object_unref (job->print);
+  g_clear_object (&job->cancellable);
   g_free (job->export_path);
   g_free (job);
 }
@@ -100,6 +101,20 @@ run_operation (PrintJob *job)
                               error != NULL ? error->message : NULL, NULL);
 }
 
+/* The thumbnails are drawn: the bar goes, Export and Print are free again. */
+static void
+end_preparing (OdoriWindow *self)
+{
+  g_clear_handle_id (&self->export_poll_id, g_source_remove);
+  g_clear_object (&self->printing);
+  g_clear_object (&self->export_cancellable);
+  /* the window may have been closed meanwhile */
+  if (self->export_revealer == NULL || self->document == NULL)
+    return;
+  gtk_revealer_set_reveal_child (self->export_revealer, FALSE);
+  _odori_window_update_actions (self);
+}
+
 static void
 prepared_cb (GObject      *source,
              GAsyncResult *result,
@@ -108,15 +123,17 @@ prepared_cb (GObject      *source,
   PrintJob *job = user_data;
   g_autoptr(GError) error = NULL;
 
+  end_preparing (job->window);
+
   if (!odori_print_prepare_finish (ODORI_PRINT (source), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         _odori_window_show_error (job->window, GTK_MESSAGE_ERROR, _ ("Cannot print the score"),
                                   error->message, NULL);
     }
-  else if (gtk_widget_get_root (GTK_WIDGET (job->window)) != NULL)
+  /* Cancel clicked as the last pose was drawn: no dialog either */
+  else if (!g_cancellable_is_cancelled (job->cancellable) && gtk_widget_get_root (GTK_WIDGET (job->window)) != NULL)
     run_operation (job);
-  g_object_set_data (G_OBJECT (job->window), PRINT_CANCEL_KEY, NULL);
   print_job_free (job);
 }
 
@@ -127,13 +144,13 @@ _odori_window_print (OdoriWindow *self,
   OdoriScore  *score;
   OdoriMotion *motion;
   g_autoptr(OdoriMotion) copy = NULL;
-  GCancellable *cancellable;
   PrintJob     *job;
 
   g_return_if_fail (ODORI_IS_WINDOW (self));
 
   score = self->document != NULL ? odori_document_get_score (self->document) : NULL;
-  if (score == NULL || g_object_get_data (G_OBJECT (self), PRINT_CANCEL_KEY) != NULL)
+  /* one at a time, and not while an export uses the bar */
+  if (score == NULL || self->printing != NULL || self->export != NULL || self->video != NULL)
     return;
   /* The composed motion changes in place at the next edit: the worker draws a copy */
   motion = odori_document_get_motion (self->document);
@@ -144,9 +161,16 @@ _odori_window_print (OdoriWindow *self,
   job->window = g_object_ref (self);
   job->print = odori_print_new (score, odori_document_get_index (self->document), copy);
   job->export_path = g_strdup (export_path);
-  cancellable = g_cancellable_new ();
-  g_object_set_data_full (G_OBJECT (self), PRINT_CANCEL_KEY, cancellable, g_object_unref);
-  odori_print_prepare_async (job->print, cancellable, prepared_cb, job);
+  /* Drawing the poses takes a second or more: on the export bar, with its Cancel. */
+  self->printing = g_object_ref (job->print);
+  self->export_cancellable = g_cancellable_new ();
+  job->cancellable = g_object_ref (self->export_cancellable);
+  gtk_label_set_text (self->export_label, _ ("Drawing the poses for printing…"));
+  gtk_progress_bar_set_fraction (self->export_progress, 0);
+  gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
+  self->export_poll_id = g_timeout_add (100, _odori_window_export_poll_cb, self);
+  _odori_window_update_actions (self);
+  odori_print_prepare_async (job->print, self->export_cancellable, prepared_cb, job);
 }
 
 static void

@@ -16,6 +16,7 @@
 #include "odori-timeline.h"
 #include "odori-transport-bar.h"
 #include "odori-undo.h"
+#include "odori-print.h"
 #include "odori-video.h"
 #include "odori-window.h"
 
@@ -87,6 +88,8 @@ struct _OdoriWindow
   /* Export Video in progress (odori-window-video.c): shares the bar, the cancellable
    * and the poll of Export */
   OdoriVideo           *video;
+  /* Print… drawing its thumbnails (odori-window-print.c): the same bar and Cancel */
+  OdoriPrint           *printing;
 
   /* Open in progress (odori_window_open_async ()) */
   GCancellable         *open_cancellable;
@@ -116,6 +119,8 @@ void  _odori_window_set_action_enabled   (OdoriWindow      *self,
 char *_odori_window_suggested_name       (OdoriWindow      *self,
                                           const char       *extension);
 void  _odori_window_export_actions_init  (OdoriWindow      *self);
+/* The export bar's progress poll (a GSourceFunc on the window). */
+gboolean _odori_window_export_poll_cb    (gpointer          data);
 void  _odori_window_video_actions_init   (OdoriWindow      *self);
 /* Print… (odori-window-print.c); EXPORT_PATH: a PDF written without a dialog (tests). */
 void  _odori_window_print_actions_init   (OdoriWindow      *self);

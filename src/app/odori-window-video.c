@@ -103,16 +103,6 @@ default_bulges (void)
   return bulges;
 }
 
-static gboolean
-video_poll_cb (gpointer data)
-{
-  OdoriWindow *self = data;
-
-  if (self->video != NULL)
-    gtk_progress_bar_set_fraction (self->export_progress, odori_video_get_fraction (self->video));
-  return G_SOURCE_CONTINUE;
-}
-
 static void
 on_video_folder_shown_cb (GObject      *source,
                           GAsyncResult *result,
@@ -243,7 +233,7 @@ _odori_window_export_video (OdoriWindow        *self,
   gtk_label_set_text (self->export_label, label);
   gtk_progress_bar_set_fraction (self->export_progress, 0);
   gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
-  self->export_poll_id = g_timeout_add (100, video_poll_cb, self);
+  self->export_poll_id = g_timeout_add (100, _odori_window_export_poll_cb, self);
   _odori_window_update_actions (self);
   odori_video_run_async (self->video, self->export_cancellable, video_done_cb, g_steal_pointer (&task));
 }
