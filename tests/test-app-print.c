@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "app-input-util.h"
 
 static void
@@ -64,6 +66,59 @@ find_print_dialog (void)
 
 /* Ctrl+P, pressed on the keyboard (xdotool), opens GTK's print dialog once the
  * thumbnails are drawn; Escape closes it, and the window goes on. */
+/* The sample dance repeated REPS times, beside the test (its library by absolute path):
+ * a score whose poses take long enough to draw for a click to cancel them. */
+static char *
+write_long_score (const char *dir,
+                  guint       reps)
+{
+  g_autofree char *sample_dir = odori_document_dup_sample_dir ();
+  g_autofree char *sample = g_build_filename (sample_dir, "sample.dds", NULL);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GString *out = g_string_new (NULL);
+  char *path = g_build_filename (dir, "long.dds", NULL);
+  GPtrArray *symbols = g_ptr_array_new ();
+
+  g_assert_true (g_file_get_contents (sample, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+
+      if (g_str_has_prefix (l, "# Index:"))
+        g_string_append_printf (out, "# Index: %s/motion.dat\n", sample_dir);
+      else if (l[0] == '#')
+        g_string_append_printf (out, "%s\n", l);
+      else if (g_ascii_isdigit (l[0]))
+        g_ptr_array_add (symbols, (gpointer) l);
+      else if (l[0] != '\0')
+        {
+          /* a part: the symbols of the one before it first */
+          for (guint r = 0; r < reps; r++)
+            for (guint k = 0; k < symbols->len; k++)
+              {
+                const char *sym = symbols->pdata[k];
+                g_string_append_printf (out, "%u:%s\n", (guint) g_ascii_strtoull (sym, NULL, 10) + r * 630,
+                                        strchr (sym, ':') + 1);
+              }
+          g_ptr_array_set_size (symbols, 0);
+          g_string_append_printf (out, "%s\n", l);
+        }
+    }
+  for (guint r = 0; r < reps; r++)
+    for (guint k = 0; k < symbols->len; k++)
+      {
+        const char *sym = symbols->pdata[k];
+        g_string_append_printf (out, "%u:%s\n", (guint) g_ascii_strtoull (sym, NULL, 10) + r * 630,
+                                strchr (sym, ':') + 1);
+      }
+  g_ptr_array_unref (symbols);
+  g_assert_true (g_file_set_contents (path, out->str, -1, NULL));
+  g_string_free (out, TRUE);
+  return path;
+}
+
 static void
 count_cb (guint *count)
 {
@@ -82,6 +137,9 @@ test_ctrl_p (void)
   OdoriWindow *window;
   GtkWindow   *dialog;
   GtkWidget   *cancel;
+  g_autofree char *tmp = NULL;
+  g_autofree char *long_score = NULL;
+  g_autoptr(GFile) long_file = NULL;
   guint        revealed = 0;
   gboolean     cancelled = FALSE;
 
@@ -104,7 +162,14 @@ test_ctrl_p (void)
   WAIT_UNTIL (find_print_dialog () == NULL, 5000);
   g_assert_null (find_print_dialog ());
   /* A second Print… works after the first was cancelled: its poses are drawn on the
-   * bar, and the bar's Cancel (clicked) stops it before any dialog */
+   * bar, and the bar's Cancel (clicked) stops it before any dialog; a long score, so
+   * that the drawing is still going when the click comes */
+  tmp = g_dir_make_tmp ("odori-app-print-XXXXXX", NULL);
+  long_score = write_long_score (tmp, 12);
+  long_file = g_file_new_for_path (long_score);
+  g_assert_true (odori_window_open_score (window, long_file, NULL));
+  g_assert_cmpuint (odori_document_get_score (odori_window_get_document (window))->parts->len, ==, 6);
+  pump (300);
   cancelled = FALSE;
   input_key (GTK_WIDGET (window), "ctrl+p");
   WAIT_UNTIL (window->printing != NULL, 5000);
@@ -125,6 +190,8 @@ test_ctrl_p (void)
   g_assert_null (find_print_dialog ());
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export"));
   gtk_window_destroy (GTK_WINDOW (window));
+  g_remove (long_score);
+  g_rmdir (tmp);
 }
 
 int
