@@ -36,8 +36,8 @@ export_path (GObject *export)
 
 /* The export bar's progress, ten times a second, for whatever runs on it: an export, a
  * video or the poses of Print…. */
-gboolean
-_odori_window_export_poll_cb (gpointer data)
+static gboolean
+export_poll_cb (gpointer data)
 {
   OdoriWindow *self = data;
 
@@ -80,10 +80,34 @@ open_export_folder_cb (AdwToast    *toast,
   gtk_show_uri_full (GTK_WINDOW (self), uri, GDK_CURRENT_TIME, NULL, on_export_folder_shown_cb, g_object_ref (self));
 }
 
+void
+_odori_window_export_bar_begin (OdoriWindow *self,
+                                const char  *label)
+{
+  self->export_cancellable = g_cancellable_new ();
+  gtk_label_set_text (self->export_label, label);
+  gtk_progress_bar_set_fraction (self->export_progress, 0);
+  gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
+  self->export_poll_id = g_timeout_add (100, export_poll_cb, self);
+  _odori_window_update_actions (self);
+}
+
+void
+_odori_window_export_bar_end (OdoriWindow *self)
+{
+  g_clear_handle_id (&self->export_poll_id, g_source_remove);
+  g_clear_object (&self->export_cancellable);
+  /* the window may have been closed meanwhile */
+  if (self->export_revealer == NULL || self->document == NULL)
+    return;
+  gtk_revealer_set_reveal_child (self->export_revealer, FALSE);
+  _odori_window_update_actions (self);
+}
+
 /* An export that ended well says so, for a few seconds, with a way to the file. */
-static void
-show_exported_toast (OdoriWindow *self,
-                     const char  *path)
+void
+_odori_window_show_exported_toast (OdoriWindow *self,
+                                   const char  *path)
 {
   g_autofree char *name = g_path_get_basename (path);
   /* Translators: %s is a file name */
@@ -123,15 +147,12 @@ export_done_cb (GObject      *source,
     }
   else
     {
-      show_exported_toast (self, export_path (source));
+      _odori_window_show_exported_toast (self, export_path (source));
       g_task_return_boolean (task, TRUE);
     }
 
-  g_clear_handle_id (&self->export_poll_id, g_source_remove);
   g_clear_object (&self->export);
-  g_clear_object (&self->export_cancellable);
-  gtk_revealer_set_reveal_child (self->export_revealer, FALSE);
-  _odori_window_update_actions (self);
+  _odori_window_export_bar_end (self);
 }
 
 void
@@ -171,15 +192,10 @@ odori_window_export (OdoriWindow         *self,
     self->export = G_OBJECT (odori_gltf_export_new (copy, path));
   else
     self->export = G_OBJECT (odori_export_new (copy, path));
-  self->export_cancellable = g_cancellable_new ();
   name = g_path_get_basename (path);
   /* Translators: %s is a file name */
   label = g_strdup_printf (_("Exporting “%s”…"), name);
-  gtk_label_set_text (self->export_label, label);
-  gtk_progress_bar_set_fraction (self->export_progress, 0);
-  gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
-  self->export_poll_id = g_timeout_add (100, _odori_window_export_poll_cb, self);
-  _odori_window_update_actions (self);
+  _odori_window_export_bar_begin (self, label);
   if (ODORI_IS_GLTF_EXPORT (self->export))
     odori_gltf_export_run_async (ODORI_GLTF_EXPORT (self->export), self->export_cancellable, export_done_cb,
                                  g_steal_pointer (&task));

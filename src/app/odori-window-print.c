@@ -101,20 +101,6 @@ run_operation (PrintJob *job)
                               error != NULL ? error->message : NULL, NULL);
 }
 
-/* The thumbnails are drawn: the bar goes, Export and Print are free again. */
-static void
-end_preparing (OdoriWindow *self)
-{
-  g_clear_handle_id (&self->export_poll_id, g_source_remove);
-  g_clear_object (&self->printing);
-  g_clear_object (&self->export_cancellable);
-  /* the window may have been closed meanwhile */
-  if (self->export_revealer == NULL || self->document == NULL)
-    return;
-  gtk_revealer_set_reveal_child (self->export_revealer, FALSE);
-  _odori_window_update_actions (self);
-}
-
 static void
 prepared_cb (GObject      *source,
              GAsyncResult *result,
@@ -123,7 +109,9 @@ prepared_cb (GObject      *source,
   PrintJob *job = user_data;
   g_autoptr(GError) error = NULL;
 
-  end_preparing (job->window);
+  /* the thumbnails are drawn: the bar goes, Export and Print are free again */
+  g_clear_object (&job->window->printing);
+  _odori_window_export_bar_end (job->window);
 
   if (!odori_print_prepare_finish (ODORI_PRINT (source), result, &error))
     {
@@ -163,13 +151,8 @@ _odori_window_print (OdoriWindow *self,
   job->export_path = g_strdup (export_path);
   /* Drawing the poses takes a second or more: on the export bar, with its Cancel. */
   self->printing = g_object_ref (job->print);
-  self->export_cancellable = g_cancellable_new ();
+  _odori_window_export_bar_begin (self, _ ("Drawing the poses for printing…"));
   job->cancellable = g_object_ref (self->export_cancellable);
-  gtk_label_set_text (self->export_label, _ ("Drawing the poses for printing…"));
-  gtk_progress_bar_set_fraction (self->export_progress, 0);
-  gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
-  self->export_poll_id = g_timeout_add (100, _odori_window_export_poll_cb, self);
-  _odori_window_update_actions (self);
   odori_print_prepare_async (job->print, self->export_cancellable, prepared_cb, job);
 }
 

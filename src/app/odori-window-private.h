@@ -119,8 +119,15 @@ void  _odori_window_set_action_enabled   (OdoriWindow      *self,
 char *_odori_window_suggested_name       (OdoriWindow      *self,
                                           const char       *extension);
 void  _odori_window_export_actions_init  (OdoriWindow      *self);
-/* The export bar's progress poll (a GSourceFunc on the window). */
-gboolean _odori_window_export_poll_cb    (gpointer          data);
+/* The export bar, shared by Export, Export Video and Print…'s poses: begin shows LABEL,
+ * makes export_cancellable (the bar's Cancel) and polls the progress of whichever of
+ * export, video or printing is set; end (that field cleared first) hides it again. */
+void  _odori_window_export_bar_begin     (OdoriWindow      *self,
+                                          const char       *label);
+void  _odori_window_export_bar_end       (OdoriWindow      *self);
+/* "Exported NAME" for a few seconds, with Open Folder. */
+void  _odori_window_show_exported_toast  (OdoriWindow      *self,
+                                          const char       *path);
 void  _odori_window_video_actions_init   (OdoriWindow      *self);
 /* Print… (odori-window-print.c); EXPORT_PATH: a PDF written without a dialog (tests). */
 void  _odori_window_print_actions_init   (OdoriWindow      *self);

@@ -104,34 +104,6 @@ default_bulges (void)
 }
 
 static void
-on_video_folder_shown_cb (GObject      *source,
-                          GAsyncResult *result,
-                          gpointer      user_data)
-{
-  g_autoptr(OdoriWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!gtk_show_uri_full_finish (GTK_WINDOW (source), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    _odori_window_show_error (self, GTK_MESSAGE_ERROR, _ ("Cannot open the folder"), error->message, NULL);
-}
-
-static void
-open_video_folder_cb (AdwToast    *toast,
-                      OdoriWindow *self)
-{
-  const char *dir = g_object_get_data (G_OBJECT (toast), "odori-folder");
-  g_autoptr(GFile) folder = NULL;
-  g_autofree char *uri = NULL;
-
-  if (dir == NULL)
-    return;
-  folder = g_file_new_for_path (dir);
-  uri = g_file_get_uri (folder);
-  gtk_show_uri_full (GTK_WINDOW (self), uri, GDK_CURRENT_TIME, NULL, on_video_folder_shown_cb, g_object_ref (self));
-}
-
-static void
 video_done_cb (GObject      *source,
                GAsyncResult *result,
                gpointer      user_data)
@@ -155,24 +127,12 @@ video_done_cb (GObject      *source,
     }
   else
     {
-      /* Translators: %s is a file name */
-      g_autofree char *title = g_strdup_printf (_ ("Exported “%s”"), name);
-      AdwToast        *toast = adw_toast_new (title);
-
-      adw_toast_set_button_label (toast, _ ("Open Folder"));
-      adw_toast_set_timeout (toast, 8);
-      g_object_set_data_full (G_OBJECT (toast), "odori-folder", g_path_get_dirname (odori_video_get_path (video)),
-                              g_free);
-      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (open_video_folder_cb), self, 0);
-      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+      _odori_window_show_exported_toast (self, odori_video_get_path (video));
       g_task_return_boolean (task, TRUE);
     }
 
-  g_clear_handle_id (&self->export_poll_id, g_source_remove);
   g_clear_object (&self->video);
-  g_clear_object (&self->export_cancellable);
-  gtk_revealer_set_reveal_child (self->export_revealer, FALSE);
-  _odori_window_update_actions (self);
+  _odori_window_export_bar_end (self);
 }
 
 void
@@ -226,15 +186,10 @@ _odori_window_export_video (OdoriWindow        *self,
   if (music != NULL && score != NULL)
     odori_video_set_music (self->video, music, score->music.offset);
 
-  self->export_cancellable = g_cancellable_new ();
   name = g_path_get_basename (path);
   /* Translators: %s is a file name */
   label = g_strdup_printf (_ ("Exporting the video “%s”…"), name);
-  gtk_label_set_text (self->export_label, label);
-  gtk_progress_bar_set_fraction (self->export_progress, 0);
-  gtk_revealer_set_reveal_child (self->export_revealer, TRUE);
-  self->export_poll_id = g_timeout_add (100, _odori_window_export_poll_cb, self);
-  _odori_window_update_actions (self);
+  _odori_window_export_bar_begin (self, label);
   odori_video_run_async (self->video, self->export_cancellable, video_done_cb, g_steal_pointer (&task));
 }
 
