@@ -812,3 +812,12 @@ odori_line_stream_line_start (const OdoriLineStream *whole,
   odori_line_stream_clear (&probe);
   return found;
 }
+
+gboolean
+odori_parse_double_ahead (const char **p,
+                          const char  *end,
+                          const char  *limit,
+                          double      *out)
+{
+  return odori_parse_channel_value (p, end, limit, out);
+}

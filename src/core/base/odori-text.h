@@ -135,14 +135,6 @@ void           odori_run_parallel            (GThreadFunc      func,
 gboolean       odori_parse_double            (const char    **p,
                                               const char     *end,
                                               double         *out);
-/* The same, faster for the short decimals of motion files, for callers that know where
- * the readable memory ends: LIMIT (>= END) is the end of the buffer around [*p, end),
- * and reading up to 24 bytes ahead of *p must be allowed when LIMIT is that far. Bytes
- * from END on are never taken as part of the number. */
-gboolean       odori_parse_double_ahead      (const char    **p,
-                                              const char     *end,
-                                              const char     *limit,
-                                              double         *out);
 /* The end of the readable text around READER's lines (for odori_parse_double_ahead). */
 const char    *odori_line_reader_limit       (OdoriLineReader *reader);
 gboolean       odori_parse_int               (const char    **p,
