@@ -231,9 +231,13 @@ wait_prerolled (OdoriMusicPlayer *self)
 
   ret = gst_element_get_state (self->playbin, &state, NULL, GST_SECOND);
   drain_bus (self);
+  /* The pipeline may say it failed before its streaming thread has posted why: the
+   * music is not ready either way. */
+  if (ret == GST_STATE_CHANGE_FAILURE && self->error == NULL)
+    fail (self, _ ("The music does not decode"));
   if (self->error != NULL)
     return FALSE;
-  return ret != GST_STATE_CHANGE_FAILURE && state >= GST_STATE_PAUSED;
+  return state >= GST_STATE_PAUSED;
 }
 
 gboolean
