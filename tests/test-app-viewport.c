@@ -142,6 +142,59 @@ test_readback_shows_figure (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* On GSK's cairo renderer (software GL, as here) the viewport reads its frame back
+ * itself: the picture is GtkGLArea's own, the right way up and in the right colours. */
+static void
+test_read_back_matches_gl_area (void)
+{
+  OdoriWindow *window;
+  OdoriSession *session;
+  OdoriViewport *viewport;
+  Image ours = { 0 }, theirs = { 0 };
+  guint64 total = 0;
+  int worst = 0;
+
+  SKIP_WITHOUT_DISPLAY ();
+
+  window = new_sample_window ();
+  session = odori_window_get_session (window);
+  viewport = ODORI_VIEWPORT (window->viewport);
+  WAIT_UNTIL (odori_viewport_get_n_renders (viewport) >= 1, 15000);
+  g_assert_true (GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (GTK_NATIVE (window))));
+  g_assert_true (odori_viewport_get_read_back (viewport));
+  odori_session_set_frame (session, 210);
+  wait_for_render (viewport);
+  grab (GTK_WIDGET (viewport), &ours);
+
+  odori_viewport_set_read_back (viewport, FALSE);
+  wait_for_render (viewport);
+  grab (GTK_WIDGET (viewport), &theirs);
+  g_assert_cmpint (ours.width, ==, theirs.width);
+  g_assert_cmpint (ours.height, ==, theirs.height);
+  for (int y = 0; y < ours.height; y++)
+    for (int x = 0; x < ours.width; x++)
+      {
+        int d = difference (pixel (&ours, x, y), pixel (&theirs, x, y));
+
+        total += (guint64) d;
+        worst = MAX (worst, d);
+      }
+  g_test_message ("read back vs GtkGLArea: largest difference %d, mean %.3f", worst,
+                  (double) total / ((double) ours.width * ours.height));
+  /* the same GL frame both ways: at most rounding */
+  g_assert_cmpint (worst, <=, 3);
+  /* and the figure is there, not a blank frame */
+  {
+    float xy[2];
+
+    project_segment (viewport, session, "Chest", xy);
+    g_assert_cmpuint (count_figure_pixels (&ours, xy[0], xy[1], 4, pixel (&ours, 3, 3)), >=, 40);
+  }
+  image_clear (&ours);
+  image_clear (&theirs);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Front view: the dancer's left hand is on the right of the picture; in the mirror
  * view, as in a studio mirror, on the left. */
 static void
@@ -231,6 +284,7 @@ main (int   argc,
 {
   app_test_init (&argc, &argv);
   g_test_add_func ("/app/viewport/readback-shows-figure", test_readback_shows_figure);
+  g_test_add_func ("/app/viewport/read-back-matches-gl-area", test_read_back_matches_gl_area);
   g_test_add_func ("/app/viewport/mirror-view", test_mirror_view);
   g_test_add_func ("/app/viewport/camera-moves", test_camera_moves);
   return app_test_finish (g_test_run ());

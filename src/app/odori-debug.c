@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "odori-debug.h"
 
@@ -42,10 +43,21 @@ odori_debug_mark (const char *name)
   fflush (stdout);
 }
 
+void
+odori_debug_span (const char *name,
+                  gint64      start)
+{
+  if (!ODORI_DEBUG_ENABLED (ODORI_DEBUG_FRAMES))
+    return;
+  printf ("odori-span %s %" G_GINT64_FORMAT "\n", name, g_get_monotonic_time () - start);
+  fflush (stdout);
+}
+
 /* Input events seen since the last paint: their X server times (ms). */
 typedef struct
 {
   GArray *pending;
+  gint64  phase[3]; /* when this frame's flush-events, layout, paint ended (0: not yet) */
 } FrameWatch;
 
 static void
@@ -89,6 +101,13 @@ watch_after_paint_cb (GdkFrameClock *clock,
   guint32 now_ms = (guint32) (now / 1000);
 
   printf ("odori-paint %" G_GINT64_FORMAT "\n", now);
+  /* Where the frame's time went (µs): from the end of its event flush to the end of its
+   * layout (tick callbacks, then measuring and allocating), then its paint (GSK and the
+   * viewport's GL). GTK's own handlers run before these, so each marks a phase's end. */
+  if (watch->phase[0] != 0 && watch->phase[1] != 0 && watch->phase[2] != 0)
+    printf ("odori-phases layout %d paint %d\n", (int) (watch->phase[1] - watch->phase[0]),
+            (int) (watch->phase[2] - watch->phase[1]));
+  memset (watch->phase, 0, sizeof watch->phase);
   for (guint i = 0; i < watch->pending->len; i++)
     printf ("odori-latency %d\n", (int) (now_ms - g_array_index (watch->pending, guint32, i)));
   g_array_set_size (watch->pending, 0);
@@ -96,9 +115,35 @@ watch_after_paint_cb (GdkFrameClock *clock,
 }
 
 static void
+watch_flush_cb (GdkFrameClock *clock,
+                FrameWatch    *watch)
+{
+  watch->phase[0] = g_get_monotonic_time ();
+}
+
+static void
+watch_layout_cb (GdkFrameClock *clock,
+                 FrameWatch    *watch)
+{
+  watch->phase[1] = g_get_monotonic_time ();
+}
+
+static void
+watch_paint_cb (GdkFrameClock *clock,
+                FrameWatch    *watch)
+{
+  watch->phase[2] = g_get_monotonic_time ();
+}
+
+static void
 watch_realize_cb (GtkWidget  *window,
                   FrameWatch *watch)
 {
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
+
+  g_signal_connect (clock, "flush-events", G_CALLBACK (watch_flush_cb), watch);
+  g_signal_connect (clock, "layout", G_CALLBACK (watch_layout_cb), watch);
+  g_signal_connect (clock, "paint", G_CALLBACK (watch_paint_cb), watch);
   g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (watch_after_paint_cb),
                     watch);
 }

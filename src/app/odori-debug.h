@@ -32,6 +32,11 @@ void odori_debug_mark (const char *name);
  * same monotonic clock on Linux) to the end of that paint. */
 void odori_debug_watch_frames (GtkWidget *window);
 
+/* ODORI_DEBUG=frames: prints "odori-span NAME MICROSECONDS", the time since START (a
+ * g_get_monotonic_time ()), for what a frame's events did (a drag's step, say). */
+void odori_debug_span (const char *name,
+                       gint64      start);
+
 #define ODORI_DEBUG_ENABLED(flag) ((odori_debug_get_flags () & (flag)) != 0)
 
 G_END_DECLS

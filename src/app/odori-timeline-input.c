@@ -14,6 +14,7 @@
 
 #include "odori-library-model.h"
 #include "odori-score-edit.h"
+#include "odori-debug.h"
 #include "odori-timeline-private.h"
 
 /* ---------------------------------------------------------------------------------- */
@@ -1023,10 +1024,12 @@ on_drag_update_cb (GtkGestureDrag *gesture,
                    OdoriTimeline  *self)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  gint64 t0 = g_get_monotonic_time ();
   double x, y;
 
   gtk_gesture_drag_get_start_point (gesture, &x, &y);
   _odori_timeline_pointer_drag (self, x + dx, y + dy, state);
+  odori_debug_span ("drag-step", t0);
 }
 
 static void

@@ -11,7 +11,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include <epoxy/gl.h>
 #include <glib/gi18n.h>
 
 #include "odori-debug.h"
@@ -33,9 +35,19 @@ struct _OdoriViewport
   double          last_dy;
   guint           n_renders;
   int             drawn_scale;
+  /* GSK's cairo renderer: the frame drawn into a framebuffer of our own and read back
+   * in cairo's byte order (snapshot_read_back ()) */
+  gboolean        read_back;
+  GLuint          fbo;
+  GLuint          color_rb;
+  GLuint          depth_rb;
+  int             fbo_width;
+  int             fbo_height;
 };
 
 G_DEFINE_FINAL_TYPE (OdoriViewport, odori_viewport, GTK_TYPE_GL_AREA)
+
+static void delete_framebuffer (OdoriViewport *self);
 
 enum {
   PROP_0,
@@ -107,6 +119,7 @@ odori_viewport_realize (GtkWidget *widget)
   if (gtk_gl_area_get_error (GTK_GL_AREA (self)) != NULL)
     return;
   odori_debug_mark ("gl-realized");
+  self->read_back = GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (gtk_widget_get_native (widget)));
   self->renderer = odori_renderer_new (&error);
   odori_debug_mark ("renderer-made");
   if (self->renderer == NULL)
@@ -128,6 +141,8 @@ odori_viewport_unrealize (GtkWidget *widget)
 
   /* The renderer deletes its GL objects: the context must still be current. */
   gtk_gl_area_make_current (GTK_GL_AREA (self));
+  if (gtk_gl_area_get_error (GTK_GL_AREA (self)) == NULL)
+    delete_framebuffer (self);
   g_clear_pointer (&self->renderer, odori_renderer_free);
   GTK_WIDGET_CLASS (odori_viewport_parent_class)->unrealize (widget);
 }
@@ -144,17 +159,17 @@ bench_after_paint_cb (GdkFrameClock *clock,
   g_application_quit (g_application_get_default ());
 }
 
+/* Draws the current frame into the bound framebuffer of WIDTH x HEIGHT pixels; on
+ * failure the GL area keeps the error (and shows it). */
 static gboolean
-odori_viewport_render (GtkGLArea    *area,
-                       GdkGLContext *context)
+draw_frame (OdoriViewport *self,
+            int            width,
+            int            height)
 {
-  OdoriViewport *self = ODORI_VIEWPORT (area);
   g_autoptr(GError) error = NULL;
-  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
-  int width = gtk_widget_get_width (GTK_WIDGET (self)) * scale;
-  int height = gtk_widget_get_height (GTK_WIDGET (self)) * scale;
+  gint64 t0 = g_get_monotonic_time ();
 
-  if (self->renderer == NULL || gtk_gl_area_get_error (area) != NULL)
+  if (self->renderer == NULL || gtk_gl_area_get_error (GTK_GL_AREA (self)) != NULL)
     return FALSE;
   if (self->session != NULL && odori_session_get_display_motion (self->session) != NULL)
     odori_renderer_set_frame (self->renderer, odori_session_get_frame (self->session) - 1);
@@ -162,10 +177,15 @@ odori_viewport_render (GtkGLArea    *area,
     odori_debug_mark ("first-draw");
   if (!odori_renderer_draw (self->renderer, width, height, &error))
     {
-      gtk_gl_area_set_error (area, error);
+      gtk_gl_area_set_error (GTK_GL_AREA (self), error);
       return FALSE;
     }
-  self->drawn_scale = scale;
+  self->drawn_scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  if (ODORI_DEBUG_ENABLED (ODORI_DEBUG_FRAMES))
+    {
+      glFinish ();
+      odori_debug_span ("viewport-draw", t0);
+    }
   if (self->n_renders == 0)
     odori_debug_mark ("first-drawn");
   self->n_renders++;
@@ -173,6 +193,138 @@ odori_viewport_render (GtkGLArea    *area,
     g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (self)), "after-paint",
                       G_CALLBACK (bench_after_paint_cb), NULL);
   return TRUE;
+}
+
+static gboolean
+odori_viewport_render (GtkGLArea    *area,
+                       GdkGLContext *context)
+{
+  OdoriViewport *self = ODORI_VIEWPORT (area);
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+
+  return draw_frame (self, gtk_widget_get_width (GTK_WIDGET (self)) * scale,
+                     gtk_widget_get_height (GTK_WIDGET (self)) * scale);
+}
+
+static void
+delete_framebuffer (OdoriViewport *self)
+{
+  if (self->fbo != 0)
+    glDeleteFramebuffers (1, &self->fbo);
+  if (self->color_rb != 0)
+    glDeleteRenderbuffers (1, &self->color_rb);
+  if (self->depth_rb != 0)
+    glDeleteRenderbuffers (1, &self->depth_rb);
+  self->fbo = self->color_rb = self->depth_rb = 0;
+  self->fbo_width = self->fbo_height = 0;
+}
+
+/* A framebuffer of WIDTH x HEIGHT with depth, bound; FALSE when GL cannot make one. */
+static gboolean
+bind_framebuffer (OdoriViewport *self,
+                  int            width,
+                  int            height)
+{
+  if (self->fbo != 0 && self->fbo_width == width && self->fbo_height == height)
+    {
+      glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
+      return TRUE;
+    }
+  delete_framebuffer (self);
+  glGenRenderbuffers (1, &self->color_rb);
+  glBindRenderbuffer (GL_RENDERBUFFER, self->color_rb);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glGenRenderbuffers (1, &self->depth_rb);
+  glBindRenderbuffer (GL_RENDERBUFFER, self->depth_rb);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, width, height);
+  glGenFramebuffers (1, &self->fbo);
+  glBindFramebuffer (GL_FRAMEBUFFER, self->fbo);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, self->color_rb);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, self->depth_rb);
+  if (glCheckFramebufferStatus (GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    {
+      glBindFramebuffer (GL_FRAMEBUFFER, 0);
+      delete_framebuffer (self);
+      return FALSE;
+    }
+  self->fbo_width = width;
+  self->fbo_height = height;
+  return TRUE;
+}
+
+/* On GSK's cairo renderer (chosen on a software rasteriser: odori-application.c) GTK
+ * 4.8 paints a GtkGLArea, and any texture, by downloading it into a cairo surface
+ * through floats, pixel by pixel: a few milliseconds of a busy main thread each frame.
+ * The viewport draws into a framebuffer of its own instead, reads it back straight
+ * into a cairo image in cairo's byte order (the download read it back too) and hands
+ * GTK a cairo node, which cairo copies as it is (#21, docs/rendering.md). The picture
+ * is opaque (the backdrop is drawn behind everything), so it is painted as RGB24: a
+ * copy, not a blend. FALSE: GtkGLArea's own way is taken. */
+static gboolean
+snapshot_read_back (OdoriViewport *self,
+                    GtkSnapshot   *snapshot)
+{
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  int w = width * scale, h = height * scale;
+  g_autofree guint8 *bottom_up = NULL;
+  cairo_surface_t *image;
+  cairo_t *cr;
+  guint8 *pixels;
+  gsize stride;
+
+  if (w < 1 || h < 1 || self->renderer == NULL || gtk_gl_area_get_error (GTK_GL_AREA (self)) != NULL)
+    return FALSE;
+  image = cairo_image_surface_create (CAIRO_FORMAT_RGB24, w, h);
+  if (cairo_surface_status (image) != CAIRO_STATUS_SUCCESS ||
+      (gsize) cairo_image_surface_get_stride (image) != (gsize) w * 4)
+    {
+      cairo_surface_destroy (image);
+      return FALSE;
+    }
+  gtk_gl_area_make_current (GTK_GL_AREA (self));
+  if (!bind_framebuffer (self, w, h))
+    {
+      cairo_surface_destroy (image);
+      return FALSE;
+    }
+  if (!draw_frame (self, w, h))
+    {
+      glBindFramebuffer (GL_FRAMEBUFFER, 0);
+      cairo_surface_destroy (image);
+      return TRUE;
+    }
+  stride = (gsize) w * 4;
+  bottom_up = g_malloc (stride * h);
+  glPixelStorei (GL_PACK_ALIGNMENT, 4);
+  glReadPixels (0, 0, w, h, GL_BGRA, GL_UNSIGNED_BYTE, bottom_up);
+  glBindFramebuffer (GL_FRAMEBUFFER, 0);
+  /* GL's rows run bottom-up, cairo's top-down */
+  cairo_surface_flush (image);
+  pixels = cairo_image_surface_get_data (image);
+  for (int y = 0; y < h; y++)
+    memcpy (pixels + (gsize) y * stride, bottom_up + (gsize) (h - 1 - y) * stride, stride);
+  cairo_surface_mark_dirty (image);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_scale (cr, 1.0 / scale, 1.0 / scale);
+  cairo_set_source_surface (cr, image, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (image);
+  return TRUE;
+}
+
+static void
+odori_viewport_snapshot (GtkWidget   *widget,
+                         GtkSnapshot *snapshot)
+{
+  OdoriViewport *self = ODORI_VIEWPORT (widget);
+
+  if (self->read_back && snapshot_read_back (self, snapshot))
+    return;
+  GTK_WIDGET_CLASS (odori_viewport_parent_class)->snapshot (widget, snapshot);
 }
 
 /* Mouse */
@@ -279,6 +431,7 @@ odori_viewport_class_init (OdoriViewportClass *klass)
   object_class->set_property = odori_viewport_set_property;
   widget_class->realize = odori_viewport_realize;
   widget_class->unrealize = odori_viewport_unrealize;
+  widget_class->snapshot = odori_viewport_snapshot;
   area_class->render = odori_viewport_render;
 
   properties[PROP_SESSION] =
@@ -456,4 +609,20 @@ odori_viewport_get_n_renders (OdoriViewport *self)
 {
   g_return_val_if_fail (ODORI_IS_VIEWPORT (self), 0);
   return self->n_renders;
+}
+
+gboolean
+odori_viewport_get_read_back (OdoriViewport *self)
+{
+  g_return_val_if_fail (ODORI_IS_VIEWPORT (self), FALSE);
+  return self->read_back;
+}
+
+void
+odori_viewport_set_read_back (OdoriViewport *self,
+                              gboolean       read_back)
+{
+  g_return_if_fail (ODORI_IS_VIEWPORT (self));
+  self->read_back = read_back != FALSE;
+  gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }

@@ -40,5 +40,11 @@ gboolean        odori_viewport_project         (OdoriViewport *self,
                                                 float          widget_xy[2]);
 /* Frames drawn so far (tests wait on it). */
 guint           odori_viewport_get_n_renders   (OdoriViewport *self);
+/* Whether the frame is read back into a cairo image (on GSK's cairo renderer) rather
+ * than handed to GTK as GtkGLArea's texture; the setter is for the tests, which compare
+ * the two ways. */
+gboolean        odori_viewport_get_read_back   (OdoriViewport *self);
+void            odori_viewport_set_read_back   (OdoriViewport *self,
+                                                gboolean       read_back);
 
 G_END_DECLS
