@@ -114,7 +114,7 @@ test_not_composing (void)
   g_assert_nonnull (odori_session_get_display_motion (session));
   g_assert_nonnull (odori_session_get_display_skeleton (session));
   g_assert_cmpuint (odori_session_get_n_frames (session), ==, 1);
-  g_assert_true (g_str_has_prefix (gtk_label_get_text (window->frame_label), "1 / 1"));
+  g_assert_true (g_str_has_prefix (gtk_inscription_get_text (window->frame_label), "1 / 1"));
   /* the blocks: C1 at frame 1 of track HD (1) is there to click */
   /* the layout settled (the info bar and the library pane animate in) */
   pump (500);
@@ -134,7 +134,7 @@ test_not_composing (void)
   g_assert_true (gtk_info_bar_get_revealed (window->error_bar));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (window->error_message), expect));
   g_assert_cmpuint (odori_session_get_n_frames (session), ==, 1);
-  g_assert_true (g_str_has_prefix (gtk_label_get_text (window->frame_label), "1 / 1"));
+  g_assert_true (g_str_has_prefix (gtk_inscription_get_text (window->frame_label), "1 / 1"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -48,7 +48,7 @@ test_opens_on_sample (void)
   odori_session_set_playing (odori_window_get_session (window), FALSE);
   odori_session_set_frame (odori_window_get_session (window), 120);
   g_assert_cmpfloat (gtk_adjustment_get_value (window->frame_adjustment), ==, 120);
-  g_assert_nonnull (strstr (gtk_label_get_text (window->frame_label), "120 /"));
+  g_assert_nonnull (strstr (gtk_inscription_get_text (window->frame_label), "120 /"));
 
   WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (window)), 5000);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -431,9 +431,9 @@ test_preferences (void)
   odori_session_set_frame (odori_window_get_session (window), 31);
 
   g_settings_set_enum (settings, "time-units", ODORI_TIME_UNITS_FRAMES);
-  g_assert_cmpstr (gtk_label_get_text (window->frame_label), ==, "Frame 31 / 630");
+  g_assert_cmpstr (gtk_inscription_get_text (window->frame_label), ==, "Frame 31 / 630");
   g_settings_set_enum (settings, "time-units", ODORI_TIME_UNITS_SECONDS);
-  g_assert_cmpstr (gtk_label_get_text (window->frame_label), ==, "1.00 s / 21.00 s");
+  g_assert_cmpstr (gtk_inscription_get_text (window->frame_label), ==, "1.00 s / 21.00 s");
   g_settings_reset (settings, "time-units");
 
   /* The default blend applies to scores without "# Blend:" (the sample has one: drop it),

@@ -576,6 +576,18 @@ sync_all (OdoriInspector *self)
   self->syncing = FALSE;
 }
 
+/* A drag's step changes the score before the timeline's selection follows it: synced
+ * then, the inspector would find nothing selected, hide its fields and show them again
+ * at "selection-changed" a moment later, and each hide and show makes the whole window
+ * lay itself out again (#21). The timeline's "selection-changed" after the step syncs. */
+static void
+on_document_changed_cb (OdoriInspector *self)
+{
+  if (self->timeline != NULL && odori_timeline_is_dragging_blocks (self->timeline))
+    return;
+  sync_all (self);
+}
+
 static void
 on_start_changed_cb (OdoriInspector *self)
 {
@@ -779,7 +791,7 @@ odori_inspector_init (OdoriInspector *self)
   g_signal_group_connect_object (self->document_signals, "notify::score",
                                  G_CALLBACK (sync_all), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "changed",
-                                 G_CALLBACK (sync_all), self, G_CONNECT_SWAPPED);
+                                 G_CALLBACK (on_document_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->start_adjustment, "value-changed",
                            G_CALLBACK (on_start_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->meter_adjustment, "value-changed",

@@ -25,6 +25,7 @@ struct _OdoriTimelinePane
   GSignalGroup  *undo_signals;
 
   GMenu             *add_track_section;
+  char              *add_track_key; /* the menu's parts, to rebuild it only when they change */
   GMenuModel        *block_menu;
   GtkToggleButton   *snap_button;
   GtkLabel          *timeline_status;
@@ -68,32 +69,48 @@ update_status (OdoriTimelinePane *self)
   gtk_label_set_text (self->timeline_status, text);
 }
 
-/* The parts of the library that have no track yet. */
+/* The parts of the library that have no track yet. Every edit of the score asks (a drag
+ * many times a second); the menu is rebuilt only when that list changes, since a new
+ * menu model makes GTK rebuild the popover's widgets (#21). */
 static void
 rebuild_add_track_menu (OdoriTimelinePane *self)
 {
   OdoriIndex *index = self->document ? odori_document_get_index (self->document) : NULL;
   OdoriScore *score = self->document ? odori_document_get_score (self->document) : NULL;
+  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
+  g_autoptr(GString) key = g_string_new ("|");
 
-  g_menu_remove_all (self->add_track_section);
   for (guint i = 0; index != NULL && score != NULL && i < index->parts->len; i++)
     {
-      OdoriIndexPart  *part = g_ptr_array_index (index->parts, i);
-      g_autofree char *label = NULL;
-      g_autoptr(GMenuItem) item = NULL;
-      gboolean present = FALSE;
+      OdoriIndexPart *part = g_ptr_array_index (index->parts, i);
+      gboolean        present = FALSE;
 
       for (guint t = 0; t < score->parts->len && !present; t++)
         present = g_strcmp0 (((OdoriScorePart *) g_ptr_array_index (score->parts, t))->code, part->code) == 0;
       if (present)
         continue;
+      g_ptr_array_add (missing, part);
+      g_string_append_printf (key, "%s\t%s|", part->code, part->name ? part->name : "");
+    }
+  if (g_strcmp0 (self->add_track_key, key->str) == 0)
+    return;
+  g_free (self->add_track_key);
+  self->add_track_key = g_string_free (g_steal_pointer (&key), FALSE);
+
+  g_menu_remove_all (self->add_track_section);
+  for (guint i = 0; i < missing->len; i++)
+    {
+      OdoriIndexPart  *part = g_ptr_array_index (missing, i);
+      g_autofree char *label = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
       /* Translators: add-track menu item, "LA 左腕 Left arm" */
       label = g_strdup_printf (_ ("%s  %s"), part->code, part->name ? part->name : "");
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "win.add-track", g_variant_new_string (part->code));
       g_menu_append_item (self->add_track_section, item);
     }
-  if (g_menu_model_get_n_items (G_MENU_MODEL (self->add_track_section)) == 0)
+  if (missing->len == 0)
     {
       g_autoptr(GMenuItem) item = g_menu_item_new (_ ("Every body part has its track"), "win.no-track");
 
@@ -117,6 +134,7 @@ odori_timeline_pane_dispose (GObject *object)
   g_clear_object (&self->undo_signals);
   g_clear_object (&self->document);
   g_clear_object (&self->undo);
+  g_clear_pointer (&self->add_track_key, g_free);
   G_OBJECT_CLASS (odori_timeline_pane_parent_class)->dispose (object);
 }
 

@@ -615,6 +615,13 @@ _odori_timeline_selection_changed (OdoriTimeline *self)
   g_signal_emit (self, signals[SELECTION_CHANGED], 0);
 }
 
+gboolean
+odori_timeline_is_dragging_blocks (OdoriTimeline *self)
+{
+  g_return_val_if_fail (ODORI_IS_TIMELINE (self), FALSE);
+  return self->mode == MODE_MOVE || self->mode == MODE_SHAPE;
+}
+
 guint
 odori_timeline_get_n_selected (OdoriTimeline *self)
 {

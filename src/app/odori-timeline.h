@@ -99,6 +99,10 @@ void            odori_timeline_set_snap             (OdoriTimeline   *self,
 void            odori_timeline_set_color_by         (OdoriTimeline   *self,
                                                      OdoriTimelineColorBy color_by);
 
+/* TRUE while a drag moves or shapes blocks, editing the score live: the timeline emits
+ * "selection-changed" after each of its steps, once the selection has followed. */
+gboolean        odori_timeline_is_dragging_blocks   (OdoriTimeline   *self);
+
 /* Selection: symbols are named by their track and start frame. */
 guint           odori_timeline_get_n_selected       (OdoriTimeline   *self);
 gboolean        odori_timeline_is_selected          (OdoriTimeline   *self,

@@ -24,11 +24,11 @@ struct _OdoriTransportBar
   GSettings     *settings;
   gboolean       syncing_scale;
 
-  GtkButton     *play_button;
-  GtkMenuButton *speed_button;
-  GtkScale      *frame_scale;
-  GtkAdjustment *frame_adjustment;
-  GtkLabel      *frame_label;
+  GtkButton      *play_button;
+  GtkMenuButton  *speed_button;
+  GtkScale       *frame_scale;
+  GtkAdjustment  *frame_adjustment;
+  GtkInscription *frame_label;
 };
 
 G_DEFINE_FINAL_TYPE (OdoriTransportBar, odori_transport_bar, GTK_TYPE_WIDGET)
@@ -42,28 +42,45 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
+static char *
+format_frame (OdoriTransportBar *self,
+              guint              frame,
+              guint              n,
+              double             ft)
+{
+  switch (g_settings_get_enum (self->settings, "time-units"))
+    {
+    case ODORI_TIME_UNITS_FRAMES:
+      /* Translators: frame indicator, "frame N / total" */
+      return g_strdup_printf (_ ("Frame %u / %u"), frame, n);
+    case ODORI_TIME_UNITS_SECONDS:
+      return g_strdup_printf (_ ("%.2f s / %.2f s"), (frame - 1) * ft, n * ft);
+    default:
+      return g_strdup_printf (_ ("%u / %u · %.2f s"), frame, n, (frame - 1) * ft);
+    }
+}
+
 static void
 update_frame_label (OdoriTransportBar *self)
 {
   guint            frame = self->session ? odori_session_get_frame (self->session) : 1;
   guint            n = self->session ? odori_session_get_n_frames (self->session) : 0;
   double           ft = self->session ? odori_session_get_frame_time (self->session) : 0;
-  g_autofree char *text = NULL;
+  g_autofree char *text = format_frame (self, frame, n, ft);
+  g_autofree char *longest = NULL;
+  guint            chars;
 
-  switch (g_settings_get_enum (self->settings, "time-units"))
+  /* The inscription is as wide as the text at the last frame (the longest, in these
+   * formats), and a few characters for the digits' widths: it changes size only when
+   * the dance's length or the units do, not at every frame. */
+  longest = format_frame (self, MAX (n, 1), n, ft);
+  chars = MAX ((guint) g_utf8_strlen (longest, -1) + 2, 22);
+  if (gtk_inscription_get_nat_chars (self->frame_label) != chars)
     {
-    case ODORI_TIME_UNITS_FRAMES:
-      /* Translators: frame indicator, "frame N / total" */
-      text = g_strdup_printf (_ ("Frame %u / %u"), frame, n);
-      break;
-    case ODORI_TIME_UNITS_SECONDS:
-      text = g_strdup_printf (_ ("%.2f s / %.2f s"), (frame - 1) * ft, n * ft);
-      break;
-    default:
-      text = g_strdup_printf (_ ("%u / %u · %.2f s"), frame, n, (frame - 1) * ft);
-      break;
+      gtk_inscription_set_min_chars (self->frame_label, chars);
+      gtk_inscription_set_nat_chars (self->frame_label, chars);
     }
-  gtk_label_set_text (self->frame_label, text);
+  gtk_inscription_set_text (self->frame_label, text);
 }
 
 /* The slider's range follows the motion; setting it must not move the session. */

@@ -67,7 +67,7 @@ struct _OdoriWindow
   GtkMenuButton        *speed_button;
   GtkScale             *frame_scale;
   GtkAdjustment        *frame_adjustment;
-  GtkLabel             *frame_label;
+  GtkInscription       *frame_label;
   OdoriTimeline        *timeline;
   OdoriInspector       *inspector;
   GMenu                *add_track_section;

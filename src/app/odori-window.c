@@ -892,7 +892,7 @@ lookup_children (OdoriWindow *self)
   self->speed_button = GTK_MENU_BUTTON (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "speed_button"));
   self->frame_scale = GTK_SCALE (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "frame_scale"));
   self->frame_adjustment = GTK_ADJUSTMENT (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "frame_adjustment"));
-  self->frame_label = GTK_LABEL (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "frame_label"));
+  self->frame_label = GTK_INSCRIPTION (CHILD (self->transport_bar, ODORI_TYPE_TRANSPORT_BAR, "frame_label"));
   self->timeline = odori_timeline_pane_get_timeline (self->timeline_pane);
   self->inspector = odori_timeline_pane_get_inspector (self->timeline_pane);
   self->add_track_section = G_MENU (CHILD (self->timeline_pane, ODORI_TYPE_TIMELINE_PANE, "add_track_section"));
