@@ -138,6 +138,21 @@ def ten_minute_score(sample_dir, path):
         f.write('\n'.join(out) + '\n')
 
 
+def start_window(suite, cmd, env, xenv):
+    """Starts CMD and waits for its window; once more if none came (a run of the suite
+    saw a window never appear, once, and could not be made to again)."""
+    for attempt in range(2):
+        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        out = Lines(p)
+        try:
+            return p, out, window_of(xenv, p.pid)
+        except RuntimeError:
+            log(f'no window for {cmd[0]} (exit status {p.poll()}): starting it again')
+            suite.stop_process(p)
+            if attempt == 1:
+                raise
+
+
 def drag(env, wid, x0, y0, dx_total, steps, step_s):
     """Presses at (x0, y0) and moves DX_TOTAL pixels right and back in STEPS moves of
     STEP_S seconds each, then releases."""
@@ -201,11 +216,8 @@ def run(suite):
             finally:
                 suite.stop_process(p)
             # Editing a 10-minute score: a block drag, a trim and a slider scrub.
-            p = subprocess.Popen([app, long_dds], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                 text=True)
+            p, out, wid = start_window(suite, [app, long_dds], env, xenv)
             try:
-                out = Lines(p)
-                wid = window_of(xenv, p.pid)
                 xdotool(xenv, 'windowsize', wid, *SIZE)
                 # the geometry is printed once the score is in and the window painted
                 time.sleep(1)
