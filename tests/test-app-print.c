@@ -165,7 +165,7 @@ test_ctrl_p (void)
    * bar, and the bar's Cancel (clicked) stops it before any dialog; a long score, so
    * that the drawing is still going when the click comes */
   tmp = g_dir_make_tmp ("odori-app-print-XXXXXX", NULL);
-  long_score = write_long_score (tmp, 12);
+  long_score = write_long_score (tmp, 40);
   long_file = g_file_new_for_path (long_score);
   g_assert_true (odori_window_open_score (window, long_file, NULL));
   g_assert_cmpuint (odori_document_get_score (odori_window_get_document (window))->parts->len, ==, 6);
@@ -181,7 +181,11 @@ test_ctrl_p (void)
   cancel = find_widget_by_property (GTK_WIDGET (window->export_revealer), "GtkButton", "action-name",
                                     "win.cancel-export");
   g_assert_nonnull (cancel);
-  WAIT_UNTIL (gtk_widget_get_mapped (cancel), 3000);
+  /* the click goes where the button is once the bar has slid in, not half-way */
+  WAIT_UNTIL (gtk_revealer_get_child_revealed (window->export_revealer), 3000);
+  g_assert_true (gtk_widget_get_mapped (cancel));
+  /* were the poses drawn already, the click would test nothing */
+  g_assert_nonnull (window->printing);
   click_center (cancel);
   WAIT_UNTIL (cancelled, 5000);
   g_assert_true (cancelled);
