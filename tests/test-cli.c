@@ -14,6 +14,7 @@
 #include "odori-bva.h"
 #include "odori-bvh.h"
 #include "odori-format.h"
+#include "odori-text.h"
 
 #include "test-corpus.h"
 
@@ -256,6 +257,105 @@ test_info_corpus (void)
   g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (b, "segments"), 0), ==, "Hips");
 }
 
+/* A BVA of two segments, FRAMES frames each, the second named NAME: with enough frames
+ * the second header comes after the 64 KiB that tell BVA and BVH from the rest. */
+static GString *
+two_segment_bva (const char *bom,
+                 const char *name,
+                 guint       frames)
+{
+  GString *s = g_string_new (bom);
+
+  for (guint seg = 0; seg < 2; seg++)
+    {
+      g_string_append_printf (s, "Segment: %s\nFrames: %u\nFrame Time: 0.033333\n",
+                              seg == 0 ? "Hips" : name, frames);
+      g_string_append (s, "XTRAN\tYTRAN\tZTRAN\tXROT\tYROT\tZROT\tXSCALE\tYSCALE\tZSCALE\n"
+                          "INCHES\tINCHES\tINCHES\tDEGREES\tDEGREES\tDEGREES\tPERCENT\tPERCENT\tPERCENT\n");
+      for (guint f = 0; f < frames; f++)
+        g_string_append_printf (s, "%u.5\t2.25\t-3\t10\t20\t30\t100\t100\t100\n", f % 100);
+    }
+  return s;
+}
+
+static JsonObject *
+info_json (const char *path,
+           JsonNode  **root)
+{
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_cmpint (run (&out, &err, "info", "--json", path, NULL), ==, 0);
+  *root = parse_json (out);
+  return json_node_get_object (*root);
+}
+
+/* info reads BVA and BVH through the streamed loader (not the whole file mapped): the
+ * encoding it reports is still the file's, also when the part that is not UTF-8 comes
+ * after the start the format is told from (the loader then reads the file whole), and
+ * its messages are the whole-file reader's. */
+static void
+test_info_streamed_encoding (void)
+{
+  static const char sjis_name[] = "\x83\x5A\x83\x4F"; /* セグ in Shift_JIS */
+  struct
+  {
+    const char *file;
+    const char *bom;
+    const char *name;
+    const char *encoding;
+  } cases[] = {
+    { "plain.bva", "", "Chest", "utf-8" },
+    { "bom.bva", "\xEF\xBB\xBF", "Chest", "utf-8-bom" },
+    { "late-sjis.bva", "", sjis_name, "shift_jis" },
+  };
+  g_autofree char *out = NULL, *err = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) text = two_segment_bva (cases[i].bom, cases[i].name, 2000);
+      g_autofree char *path = g_build_filename (tmpdir, cases[i].file, NULL);
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *o;
+      JsonArray  *segments;
+
+      g_assert_cmpuint (text->len, >, 65536 * 2);
+      g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+      o = info_json (path, &root);
+      g_assert_cmpstr (json_object_get_string_member (o, "format"), ==, "bva");
+      g_assert_cmpstr (json_object_get_string_member (o, "encoding"), ==, cases[i].encoding);
+      g_assert_cmpint (json_object_get_int_member (o, "frames"), ==, 2000);
+      segments = json_object_get_array_member (o, "segments");
+      g_assert_cmpuint (json_array_get_length (segments), ==, 2);
+      if (i == 2)
+        g_assert_cmpstr (json_array_get_string_element (segments, 1), ==, "セグ");
+
+      g_assert_cmpint (run (&out, &err, "info", path, NULL), ==, 0);
+      g_assert_nonnull (strstr (out, cases[i].encoding));
+      g_assert_nonnull (strstr (out, "2000 frames"));
+    }
+
+  /* an error deep in a streamed file: the whole-file reader's message, line included */
+  {
+    g_autoptr(GString) text = two_segment_bva ("", "Chest", 2000);
+    g_autofree char *path = g_build_filename (tmpdir, "bad.bva", NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(OdoriTextFile) file = NULL;
+    g_autoptr(OdoriMotion) motion = NULL;
+    char *at = strstr (text->str + text->len / 2 + 4000, "\n") + 1;
+
+    memcpy (at, "x.5", 3);
+    g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+    file = odori_text_file_open (path, &error);
+    g_assert_no_error (error);
+    motion = odori_bva_load_text (file, NULL, &error);
+    g_assert_null (motion);
+    g_assert_nonnull (error);
+    g_assert_cmpint (run (&out, &err, "info", path, NULL), ==, 1);
+    g_assert_true (g_str_has_prefix (err, error->message));
+    g_assert_cmpstr (err + strlen (error->message), ==, "\n");
+  }
+}
+
 static void
 test_check (void)
 {
@@ -434,6 +534,7 @@ main (int   argc,
   g_test_add_func ("/cli/info/corpus", test_info_corpus);
   g_test_add_func ("/cli/utf8-without-locale", test_utf8_without_locale);
   g_test_add_func ("/cli/info/skeleton", test_info_skeleton);
+  g_test_add_func ("/cli/info/streamed-encoding", test_info_streamed_encoding);
   g_test_add_func ("/cli/not-regular-files", test_not_regular_files);
   g_test_add_func ("/cli/check", test_check);
   g_test_add_func ("/cli/usage-errors", test_usage_errors);

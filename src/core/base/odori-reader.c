@@ -9,6 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include <glib/gi18n-lib.h>
 
 #include "odori-reader.h"
@@ -445,6 +449,31 @@ scan_nul_high (const char *p,
   const guint64 hi = G_GUINT64_CONSTANT (0x8080808080808080);
   guint64 acc = 0, zero = 0;
 
+#ifdef __SSE2__
+  /* 64 bytes a step with SSE2 (every x86-64): this check runs over every byte of every
+   * streamed file, and the 8-byte form was a few percent of a BVA parse */
+  {
+    __m128i       any = _mm_setzero_si128 (), nul = _mm_setzero_si128 ();
+    const __m128i zeros = _mm_setzero_si128 ();
+
+    for (; end - p >= 64; p += 64)
+      {
+        __m128i a = _mm_loadu_si128 ((const __m128i *) (gconstpointer) p);
+        __m128i b = _mm_loadu_si128 ((const __m128i *) (gconstpointer) (p + 16));
+        __m128i c = _mm_loadu_si128 ((const __m128i *) (gconstpointer) (p + 32));
+        __m128i d = _mm_loadu_si128 ((const __m128i *) (gconstpointer) (p + 48));
+
+        any = _mm_or_si128 (any, _mm_or_si128 (_mm_or_si128 (a, b), _mm_or_si128 (c, d)));
+        nul = _mm_or_si128 (nul, _mm_cmpeq_epi8 (_mm_min_epu8 (_mm_min_epu8 (a, b),
+                                                               _mm_min_epu8 (c, d)),
+                                                 zeros));
+      }
+    if (_mm_movemask_epi8 (any) != 0)
+      acc = hi;
+    if (_mm_movemask_epi8 (nul) != 0)
+      zero = hi;
+  }
+#endif
   for (; end - p >= 32; p += 32)
     {
       guint64 w[4];

@@ -25,6 +25,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-bva.h"
+#include "odori-formats-private.h"
 #include "odori-reader.h"
 #include "odori-text-private.h"
 
@@ -1149,10 +1150,11 @@ scan_part (gpointer data)
  * second parses. *FALLBACK is set, without an error, when the file is not plain UTF-8
  * text (odori_line_stream_fallback ()): it must be read whole. */
 static OdoriMotion *
-load_stream (const char *path,
-             GPtrArray  *warnings,
-             gboolean   *fallback,
-             GError    **error)
+load_stream (const char    *path,
+             GPtrArray     *warnings,
+             gboolean      *fallback,
+             OdoriEncoding *encoding,
+             GError       **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GPtrArray) own_warnings = NULL;
@@ -1168,6 +1170,7 @@ load_stream (const char *path,
   *fallback = FALSE;
   if (!odori_line_stream_open (&reader, path, error))
     return NULL;
+  *encoding = reader.bom > 0 ? ODORI_ENCODING_UTF8_BOM : ODORI_ENCODING_UTF8;
   n_threads = odori_text_load_threads (reader.text_len);
   parts = g_new0 (ScanPart, n_threads);
   /* The first pass on every core for large files: the first block on this thread (it
@@ -1301,7 +1304,22 @@ odori_bva_load (const char *path,
                 GPtrArray  *warnings,
                 GError    **error)
 {
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return odori_bva_load_encoded (path, NULL, warnings, error);
+}
+
+/* odori_bva_load () that also gives the encoding of the text it read (when it returns
+ * a motion): UTF-8 with or without a BOM when streamed, the decoded file's otherwise. */
+OdoriMotion *
+odori_bva_load_encoded (const char    *path,
+                        OdoriEncoding *encoding,
+                        GPtrArray     *warnings,
+                        GError       **error)
+{
   g_autoptr(OdoriTextFile) file = NULL;
+  OdoriEncoding streamed = ODORI_ENCODING_UTF8;
   OdoriMotion *motion;
   gboolean fallback = FALSE;
 
@@ -1310,13 +1328,20 @@ odori_bva_load (const char *path,
 
   /* Plain UTF-8 files, nearly all, stream through one buffer; the others (Shift_JIS, or
    * not text) are read whole, decoded or refused with their message. */
-  motion = load_stream (path, warnings, &fallback, error);
+  motion = load_stream (path, warnings, &fallback, &streamed, error);
   if (!fallback)
-    return motion;
+    {
+      if (motion != NULL && encoding != NULL)
+        *encoding = streamed;
+      return motion;
+    }
   file = odori_text_file_open (path, error);
   if (file == NULL)
     return NULL;
-  return odori_bva_load_text (file, warnings, error);
+  motion = odori_bva_load_text (file, warnings, error);
+  if (motion != NULL && encoding != NULL)
+    *encoding = odori_text_file_get_encoding (file);
+  return motion;
 }
 
 gboolean

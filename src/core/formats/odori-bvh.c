@@ -41,6 +41,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "odori-bvh.h"
+#include "odori-formats-private.h"
 #include "odori-reader.h"
 #include "odori-text-private.h"
 
@@ -1294,10 +1295,11 @@ odori_bvh_load_text (OdoriTextFile *file,
  * A parse error counts only once the rest of the file is known to be text, as
  * odori_text_file_open () checks the whole file before any parse. */
 static OdoriMotion *
-load_stream (const char *path,
-             GPtrArray  *warnings,
-             gboolean   *fallback,
-             GError    **error)
+load_stream (const char    *path,
+             GPtrArray     *warnings,
+             gboolean      *fallback,
+             OdoriEncoding *encoding,
+             GError       **error)
 {
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GPtrArray) own_warnings = NULL;
@@ -1307,6 +1309,7 @@ load_stream (const char *path,
   *fallback = FALSE;
   if (!odori_line_stream_open (&reader, path, error))
     return NULL;
+  *encoding = reader.bom > 0 ? ODORI_ENCODING_UTF8_BOM : ODORI_ENCODING_UTF8;
   own_warnings = g_ptr_array_new_with_free_func ((GDestroyNotify) odori_diagnostic_free);
   motion = load_lines (&reader, NULL, own_warnings, &local_error);
   if (!odori_line_stream_finish (&reader))
@@ -1343,7 +1346,22 @@ odori_bvh_load (const char  *path,
                 GPtrArray   *warnings,
                 GError     **error)
 {
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return odori_bvh_load_encoded (path, NULL, warnings, error);
+}
+
+/* odori_bvh_load () that also gives the encoding of the text it read (when it returns
+ * a motion): UTF-8 with or without a BOM when streamed, the decoded file's otherwise. */
+OdoriMotion *
+odori_bvh_load_encoded (const char    *path,
+                        OdoriEncoding *encoding,
+                        GPtrArray     *warnings,
+                        GError       **error)
+{
   g_autoptr(OdoriTextFile) file = NULL;
+  OdoriEncoding streamed = ODORI_ENCODING_UTF8;
   OdoriMotion *motion;
   gboolean fallback = FALSE;
 
@@ -1352,13 +1370,20 @@ odori_bvh_load (const char  *path,
 
   /* Plain UTF-8 files, nearly all, stream through one buffer; the others (Shift_JIS, or
    * not text) are read whole, decoded or refused with their message. */
-  motion = load_stream (path, warnings, &fallback, error);
+  motion = load_stream (path, warnings, &fallback, &streamed, error);
   if (!fallback)
-    return motion;
+    {
+      if (motion != NULL && encoding != NULL)
+        *encoding = streamed;
+      return motion;
+    }
   file = odori_text_file_open (path, error);
   if (file == NULL)
     return NULL;
-  return odori_bvh_load_text (file, warnings, error);
+  motion = odori_bvh_load_text (file, warnings, error);
+  if (motion != NULL && encoding != NULL)
+    *encoding = odori_text_file_get_encoding (file);
+  return motion;
 }
 
 /**

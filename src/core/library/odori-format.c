@@ -10,7 +10,9 @@
 
 #include "odori-bva.h"
 #include "odori-bvh.h"
+#include "odori-format-private.h"
 #include "odori-format.h"
+#include "odori-formats-private.h"
 #include "odori-joints.h"
 #include "odori-kbs.h"
 #include "odori-reader.h"
@@ -233,6 +235,29 @@ detect_streamed_motion (const char *path)
 }
 
 OdoriMotion *
+odori_format_load_streamed_motion (const char    *path,
+                                   OdoriFormat   *format,
+                                   OdoriEncoding *encoding,
+                                   GPtrArray     *warnings,
+                                   GError       **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (format != NULL, NULL);
+
+  *format = detect_streamed_motion (path);
+  switch (*format)
+    {
+    case ODORI_FORMAT_BVA:
+      return odori_bva_load_encoded (path, encoding, warnings, error);
+    case ODORI_FORMAT_BVH:
+      return odori_bvh_load_encoded (path, encoding, warnings, error);
+    default:
+      *format = ODORI_FORMAT_UNKNOWN;
+      return NULL;
+    }
+}
+
+OdoriMotion *
 odori_format_load_motion (const char  *path,
                           GPtrArray   *warnings,
                           GError     **error)
@@ -241,18 +266,14 @@ odori_format_load_motion (const char  *path,
   g_autoptr(GError) local_error = NULL;
   const char *data;
   gsize len;
+  OdoriFormat  format;
+  OdoriMotion *motion;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  switch (detect_streamed_motion (path))
-    {
-    case ODORI_FORMAT_BVA:
-      return odori_bva_load (path, warnings, error);
-    case ODORI_FORMAT_BVH:
-      return odori_bvh_load (path, warnings, error);
-    default:
-      break;
-    }
+  motion = odori_format_load_streamed_motion (path, &format, NULL, warnings, error);
+  if (format != ODORI_FORMAT_UNKNOWN)
+    return motion;
   file = odori_text_file_open (path, &local_error);
   if (file == NULL)
     {
