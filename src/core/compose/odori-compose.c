@@ -876,19 +876,19 @@ build_parts (OdoriComposer *self,
 }
 
 /* A score sensor must exist in the clip's file (cached clips are checked per part: one
- * symbol may be used on tracks with different sensors). */
+ * symbol may be used on tracks with different sensors). IDX: the output index of each of
+ * the part's sensors (-1 when it has none), looked up once per part (sensors_of ()). */
 static gboolean
 check_sensors (OdoriComposer    *self,
                OdoriScorePart   *spart,
+               const int        *idx,
                OdoriScoreSymbol *sym,
                Clip             *clip,
                GError          **error)
 {
   for (guint s = 0; spart->sensors && spart->sensors[s]; s++)
     {
-      int idx = sensor_lookup (self, spart->sensors[s]);
-
-      if (idx < 0 || clip->seg[idx] < 0)
+      if (idx[s] < 0 || clip->seg[idx[s]] < 0)
         {
           g_set_error (error, ODORI_COMPOSE_ERROR, ODORI_COMPOSE_ERROR_MISSING_SENSOR,
                        _("%s:%u: sensor \"%s\" of part %s is not in %s (symbol %s)"),
@@ -900,9 +900,28 @@ check_sensors (OdoriComposer    *self,
   return TRUE;
 }
 
+/* The output index of each of SPART's sensors, -1 for a name no part maps, in IDX
+ * (resized to them): check_sensors () runs for every symbol at every edit, and looking
+ * the names up there was more than half of a root-track move's update. */
+static const int *
+sensors_of (OdoriComposer  *self,
+            OdoriScorePart *spart,
+            GArray         *idx)
+{
+  g_array_set_size (idx, 0);
+  for (guint s = 0; spart->sensors && spart->sensors[s]; s++)
+    {
+      int i = sensor_lookup (self, spart->sensors[s]);
+
+      g_array_append_val (idx, i);
+    }
+  return (const int *) (gpointer) idx->data;
+}
+
 static Clip *
 resolve_symbol (OdoriComposer    *self,
                 OdoriScorePart   *spart,
+                const int        *idx,
                 OdoriScoreSymbol *sym,
                 GError          **error)
 {
@@ -943,7 +962,7 @@ resolve_symbol (OdoriComposer    *self,
     return NULL;
   if (clip->file == NULL)
     clip->file = g_strdup (im->show->file);
-  if (!check_sensors (self, spart, sym, clip, error))
+  if (!check_sensors (self, spart, idx, sym, clip, error))
     return NULL;
   return clip;
 }
@@ -1022,10 +1041,13 @@ static gboolean
 place_symbols (OdoriComposer *self,
                GError       **error)
 {
+  g_autoptr(GArray) idx_array = g_array_new (FALSE, FALSE, sizeof (int));
+
   for (guint p = 0; p < self->n_parts; p++)
     {
       Part *part = &self->parts[p];
       OdoriScorePart *spart = part->spart;
+      const int      *idx = sensors_of (self, spart, idx_array);
 
       g_array_set_size (part->placed, 0);
       for (guint i = 0; i < spart->symbols->len; i++)
@@ -1035,12 +1057,12 @@ place_symbols (OdoriComposer *self,
 
           if (clip == NULL)
             {
-              clip = resolve_symbol (self, spart, sym, error);
+              clip = resolve_symbol (self, spart, idx, sym, error);
               if (clip == NULL)
                 return FALSE;
               g_hash_table_insert (self->symbol_clips, g_strdup (sym->symbol), clip);
             }
-          else if (!check_sensors (self, spart, sym, clip, error))
+          else if (!check_sensors (self, spart, idx, sym, clip, error))
             return FALSE;
           if (!place_symbol (self, part, sym, clip, i + 1 < spart->symbols->len
                              ? g_array_index (spart->symbols, OdoriScoreSymbol, i + 1).start
