@@ -19,6 +19,7 @@
 #include <json-glib/json-glib.h>
 
 #include "odori-bvh.h"
+#include "odori-compose-private.h"
 #include "odori-compose.h"
 #include "odori-foot-lock.h"
 #include "odori-index.h"
@@ -539,6 +540,7 @@ test_random_edits (void)
   OdoriRootMatch match = ODORI_ROOT_MATCH_POSITION;
   int lock = 1;
   guint64 shifted = 0, windowed = 0;
+  guint          parallel_before = odori_composer_get_test_parallel_runs ();
 
   /* more symbols on the root track, so that moves there have offsets after them */
   for (guint k = 0; k < 6; k++)
@@ -596,7 +598,11 @@ test_random_edits (void)
           odori_composer_set_root_match (plain, match);
         }
 
+      /* the incremental composer splits its frames between 1 to 3 threads (the real
+       * threshold is far above the sample's size), the others take them on one */
+      odori_composer_set_test_threads (1 + e % 3);
       mi = odori_composer_update (inc, &recomputed, &error);
+      odori_composer_set_test_threads (1);
       g_assert_no_error (error);
       shifted += odori_composer_get_n_shifted (inc);
       windowed += recomputed < (guint64) mi->n_frames * mi->n_segments;
@@ -616,7 +622,9 @@ test_random_edits (void)
       assert_same_lock (inc, full);
       assert_same_lock (plain, full);
     }
-  /* the edits did take the short ways */
+  odori_composer_set_test_threads (0);
+  /* the edits did take the short ways, and on several threads */
+  g_assert_cmpuint (odori_composer_get_test_parallel_runs (), >=, parallel_before + 100);
   g_assert_cmpuint (shifted, >, 0);
   g_assert_cmpuint (windowed, >, 100);
   remove_dir (dir);

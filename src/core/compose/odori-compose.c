@@ -17,6 +17,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "odori-compose-private.h"
 #include "odori-compose.h"
 #include "odori-format.h"
 #include "odori-foot-lock.h"
@@ -1897,6 +1898,110 @@ part_desc (OdoriComposer *self,
   return self->parts[p].desc ? self->parts[p].desc : self->parts[self->root].desc;
 }
 
+/* Output frames [FROM, TO) (0-based) of a recompose, with what they did. */
+typedef struct
+{
+  OdoriComposer *self;
+  guint          from;
+  guint          to;
+  guint64        computed;
+  guint64        shifted;
+} FrameRange;
+
+static gint test_threads = 0;
+static gint parallel_runs = 0;
+
+void
+odori_composer_set_test_threads (guint n)
+{
+  g_atomic_int_set (&test_threads, (gint) MIN (n, 64));
+}
+
+guint
+odori_composer_get_test_parallel_runs (void)
+{
+  return (guint) g_atomic_int_get (&parallel_runs);
+}
+
+/* Threads for WORK segment-frames: one below what a thread's start (some 50 us) would
+ * not pay for, else a thread a core up to 4 (the work is mostly memory traffic). */
+static guint
+compose_threads (guint64 work)
+{
+  const guint64 min_work = 100000;
+  gint          n = g_atomic_int_get (&test_threads);
+
+  if (n > 0)
+    return (guint) n;
+  if (work < min_work)
+    return 1;
+  return CLAMP (g_get_num_processors (), 1, 4);
+}
+
+/* Frame by frame (each frame's transforms are touched once), parts in dependency order:
+ * tracks without symbols follow the root; every part follows its anchor's owner. A frame
+ * shifted only is made again from self->pre. */
+static gpointer
+compose_frames (gpointer data)
+{
+  FrameRange    *range = data;
+  OdoriComposer *self = range->self;
+  Part          *root = &self->parts[self->root];
+  guint64        computed = 0, shifted = 0;
+
+  for (guint f = range->from; f < range->to; f++)
+    {
+      guint8 root_own = root->dirty[f];
+
+      for (guint k = 0; k < self->n_parts; k++)
+        {
+          guint            p = self->order[k];
+          Part            *part = &self->parts[p];
+          const FrameDesc *d;
+          guint8           kind = part->dirty[f];
+
+          if (part->placed->len == 0)
+            kind = MAX (kind, root_own);
+          if (part->anchor_owner >= 0)
+            kind = MAX (kind, self->parts[part->anchor_owner].dirty[f]);
+          part->dirty[f] = kind;
+          if (kind == CLEAN)
+            continue;
+          d = part_desc (self, p) + f;
+          if (kind == SHIFT)
+            {
+              /* a part without world-space sensors needs no descriptor here */
+              if (part->world->len > 0)
+                shift_world (self, d, part->world, f);
+              if (part->rel->len > 0)
+                shift_relative (self, part->anchor, part->rel, f);
+              shifted += part->world->len + part->rel->len;
+              continue;
+            }
+          compose_world (self, d, part->world, f);
+          if (part->rel->len > 0)
+            compose_relative (self, d, part->anchor, part->rel, f);
+          computed += part->world->len + part->rel->len;
+        }
+
+      if (self->unnamed->len == 0)
+        continue;
+      if (root->dirty[f] == SHIFT)
+        {
+          shift_relative (self, self->root_sensor, self->unnamed, f);
+          shifted += self->unnamed->len;
+        }
+      else if (root->dirty[f] == REDO)
+        {
+          compose_relative (self, &root->desc[f], self->root_sensor, self->unnamed, f);
+          computed += self->unnamed->len;
+        }
+    }
+  range->computed = computed;
+  range->shifted = shifted;
+  return NULL;
+}
+
 /* Recomputes the descriptors that may have changed, marks the frames whose descriptor
  * did change (or whose anchor did), and recomputes those. Returns segment-frames
  * computed. FORCE marks everything dirty. */
@@ -1909,8 +2014,7 @@ recompose (OdoriComposer *self,
   guint old_n = self->n_desc;
   int blend = self->blend_override >= 0 ? self->blend_override : MAX (self->score->blend, 0);
   guint64 computed = 0, shifted = 0;
-  guint glo = G_MAXUINT, ghi = 0;
-  Part *root;
+  guint   glo = G_MAXUINT, ghi = 0;
 
   if (blend != self->blend)
     force = TRUE;
@@ -2015,59 +2119,27 @@ recompose (OdoriComposer *self,
           }
     }
   self->n_desc = n;
-  root = &self->parts[self->root];
   if (glo <= ghi)
     {
-      /* Frame by frame (each frame's transforms are touched once), parts in dependency
-       * order: tracks without symbols follow the root; every part follows its anchor's
-       * owner. A frame shifted only is made again from self->pre. */
-      for (guint f = glo - 1; f < ghi; f++)
+      /* Frames are independent of each other: a long range is split between threads
+       * (each writes its own frames of out, pre and the dirty marks). */
+      guint                  n_threads = compose_threads ((guint64) (ghi - glo + 1) * self->sensors->len);
+      g_autofree FrameRange *ranges = g_new0 (FrameRange, n_threads);
+      guint                  step = (ghi - glo + 1) / n_threads;
+
+      for (guint t = 0; t < n_threads; t++)
         {
-          guint8 root_own = root->dirty[f];
-
-          for (guint k = 0; k < self->n_parts; k++)
-            {
-              guint p = self->order[k];
-              Part *part = &self->parts[p];
-              const FrameDesc *d;
-              guint8 kind = part->dirty[f];
-
-              if (part->placed->len == 0)
-                kind = MAX (kind, root_own);
-              if (part->anchor_owner >= 0)
-                kind = MAX (kind, self->parts[part->anchor_owner].dirty[f]);
-              part->dirty[f] = kind;
-              if (kind == CLEAN)
-                continue;
-              d = part_desc (self, p) + f;
-              if (kind == SHIFT)
-                {
-                  /* a part without world-space sensors needs no descriptor here */
-                  if (part->world->len > 0)
-                    shift_world (self, d, part->world, f);
-                  if (part->rel->len > 0)
-                    shift_relative (self, part->anchor, part->rel, f);
-                  shifted += part->world->len + part->rel->len;
-                  continue;
-                }
-              compose_world (self, d, part->world, f);
-              if (part->rel->len > 0)
-                compose_relative (self, d, part->anchor, part->rel, f);
-              computed += part->world->len + part->rel->len;
-            }
-
-          if (self->unnamed->len == 0)
-            continue;
-          if (root->dirty[f] == SHIFT)
-            {
-              shift_relative (self, self->root_sensor, self->unnamed, f);
-              shifted += self->unnamed->len;
-            }
-          else if (root->dirty[f] == REDO)
-            {
-              compose_relative (self, &root->desc[f], self->root_sensor, self->unnamed, f);
-              computed += self->unnamed->len;
-            }
+          ranges[t].self = self;
+          ranges[t].from = glo - 1 + t * step;
+          ranges[t].to = t + 1 < n_threads ? glo - 1 + (t + 1) * step : ghi;
+        }
+      if (n_threads > 1)
+        g_atomic_int_inc (&parallel_runs);
+      odori_run_parallel (compose_frames, ranges, sizeof *ranges, n_threads);
+      for (guint t = 0; t < n_threads; t++)
+        {
+          computed += ranges[t].computed;
+          shifted += ranges[t].shifted;
         }
       self->seams_valid = FALSE;
     }
