@@ -10,7 +10,8 @@
  *   - an incremental update after moving one one-second symbol (a limb track, then the
  *     root track, in the middle of the score), in milliseconds, with the composer keeping
  *     offsets as the window's does (odori_composer_set_incremental ()): the root-track
- *     move shifts the later frames instead of recomputing them;
+ *     move shifts the later frames instead of recomputing them (split between threads,
+ *     and again on one thread);
  *   - foot locking (odori-foot-lock.h): a full compose with it, its cost per frame and as
  *     a ratio to composing without it, and the two updates with it (the limb move
  *     relocks its frames alone, the root move every frame after it).
@@ -25,6 +26,7 @@
 #include <glib/gstdio.h>
 
 #include "odori-bva.h"
+#include "odori-compose-private.h"
 #include "odori-compose.h"
 #include "odori-index.h"
 #include "odori-score.h"
@@ -176,7 +178,7 @@ main (int   argc,
   double full[RUNS], copy[RUNS];
   OdoriMotion *out = NULL;
   guint64 seg_frames, recomputed = 0;
-  double t_limb, t_root;
+  double       t_limb, t_root, t_root_one;
   guint64 rec_limb, rec_root;
   double locked[RUNS], t_limb_locked, t_root_locked;
   guint64 shifted_root;
@@ -256,6 +258,10 @@ main (int   argc,
   t_root = time_update (composer, score, 0, 300, &recomputed);
   rec_root = recomputed;
   shifted_root = odori_composer_get_n_shifted (composer);
+  /* the same on one thread: what splitting the frames between cores gives */
+  odori_composer_set_test_threads (1);
+  t_root_one = time_update (composer, score, 0, 300, &recomputed);
+  odori_composer_set_test_threads (0);
 
   odori_composer_set_foot_lock (composer, 1);
   for (guint r = 0; r < RUNS; r++)
@@ -284,6 +290,8 @@ main (int   argc,
   printf ("move 1 s symbol, root track: %6.2f ms  (%" G_GUINT64_FORMAT " segment-frames recomputed, %" G_GUINT64_FORMAT
           " shifted; %.1fx faster than a full compose, %.2fx the copy's time)\n",
           t_root, rec_root, shifted_root, median (full, RUNS) * 1000 / t_root, t_root / (median (copy, RUNS) * 1000));
+  printf ("move 1 s symbol, root track, one thread: %6.2f ms  (%.2fx the copy's time; threads make it %.2fx faster)\n",
+          t_root_one, t_root_one / (median (copy, RUNS) * 1000), t_root_one / t_root);
   printf ("full compose, foot lock: %8.1f ms  (%u contacts); the lock %.3f us per frame, %.2fx the compose's cost without it\n",
           median (locked, RUNS) * 1000, n_contacts,
           (median (locked, RUNS) - median (full, RUNS)) / out->n_frames * 1e6,
