@@ -690,6 +690,30 @@ test_incremental (void)
   /* nothing changed: nothing recomputed */
   odori_composer_update (composer, &n, &error);
   g_assert_cmpuint (n, ==, 0);
+
+  /* The root track's first symbol from the other show (the same sensors): the reference
+   * skeleton changes, the output keeps its memory, and equals a full compose. */
+  {
+    OdoriScoreSymbol *first = &g_array_index (((OdoriScorePart *) g_ptr_array_index (score->parts, 0))->symbols,
+                                              OdoriScoreSymbol, 0);
+    OdoriMotion      *before = updated;
+
+    g_assert_true (g_str_has_suffix (odori_composer_get_reference (composer), "a.bva"));
+    g_free (first->symbol);
+    first->symbol = g_strdup ("B1");
+    updated = odori_composer_update (composer, &n, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_str_has_suffix (odori_composer_get_reference (composer), "b.bva"));
+    g_assert_true (updated == before);
+    g_assert_cmpuint (n, ==, (guint64) updated->n_frames * updated->n_segments);
+    g_clear_pointer (&fresh, odori_motion_unref);
+    {
+      OdoriComposer *full = odori_composer_new (score, index, &error);
+      fresh = odori_motion_ref (odori_composer_compose (full, &error));
+      odori_composer_free (full);
+    }
+    g_assert_true (odori_motion_equal (updated, fresh, 0, 0, &why));
+  }
   odori_composer_free (composer);
   (void) m;
 }

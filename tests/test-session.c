@@ -852,6 +852,49 @@ test_incremental_equals_fresh (void)
     }
 }
 
+/* The root track's first symbol replaced by one of another show (the same sensors): the
+ * composed motion keeps its memory (no fresh 50 MB in a drag on a long score), and the
+ * skeleton is made again for the new reference, as for a fresh document. */
+static void
+test_reference_change_keeps_motion (void)
+{
+  g_autoptr(OdoriDocument) doc = sample_document ();
+  OdoriScore       *score = odori_document_get_score (doc);
+  OdoriIndex       *index = odori_document_get_index (doc);
+  OdoriScorePart   *root = g_ptr_array_index (score->parts, 0);
+  OdoriScoreSymbol *first = &g_array_index (root->symbols, OdoriScoreSymbol, 0);
+  OdoriIndexMotion *im = odori_index_lookup (index, first->symbol, NULL);
+  g_autoptr(OdoriSkeleton) before = odori_skeleton_ref (odori_document_get_skeleton (doc));
+  g_autoptr(OdoriSkeleton) expected = NULL;
+  OdoriMotion    *motion = odori_document_get_motion (doc);
+  const char     *other = NULL;
+  OdoriScoreEdit *edit;
+  guint           start = first->start;
+
+  g_assert_nonnull (im);
+  for (guint i = 1; i < root->symbols->len && other == NULL; i++)
+    {
+      const char       *code = g_array_index (root->symbols, OdoriScoreSymbol, i).symbol;
+      OdoriIndexMotion *o = odori_index_lookup (index, code, NULL);
+
+      if (o != NULL && o->show != im->show)
+        other = code;
+    }
+  g_assert_nonnull (other);
+  edit = odori_score_edit_new ("Replace");
+  odori_score_edit_add_symbol (edit, 0, start, other);
+  odori_score_edit_remove_symbol (edit, 0, first);
+  apply (doc, edit);
+  g_assert_cmpstr (g_array_index (root->symbols, OdoriScoreSymbol, 0).symbol, ==, other);
+  g_assert_true (odori_document_get_motion (doc) == motion);
+  g_assert_true (odori_document_get_skeleton (doc) != before);
+  expected = odori_skeleton_for_motion (motion);
+  g_assert_cmpuint (odori_document_get_skeleton (doc)->n_bones, ==, expected->n_bones);
+  for (guint b = 0; b < expected->n_bones; b++)
+    g_assert_cmpfloat (odori_document_get_skeleton (doc)->bones[b].length, ==, expected->bones[b].length);
+  assert_same_as_fresh (doc, "the root track's first symbol from another show");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -883,6 +926,7 @@ main (int   argc,
   g_test_add_func ("/session/autosave/music-paths", test_autosave_music_paths);
   g_test_add_func ("/session/export/cancel", test_export_cancel);
   g_test_add_func ("/session/document/incremental-equals-fresh", test_incremental_equals_fresh);
+  g_test_add_func ("/session/document/reference-change-keeps-motion", test_reference_change_keeps_motion);
   g_test_add_func ("/session/session/preview-and-edit", test_session_preview_and_edit);
   status = g_test_run ();
   {

@@ -167,17 +167,22 @@ static void
 recompose (OdoriDocument *self)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *reference = NULL;
   OdoriMotion *motion = NULL;
 
   if (self->composer != NULL)
     {
+      reference = g_strdup (odori_composer_get_reference (self->composer));
       odori_composer_set_blend (self->composer, effective_blend (self->default_blend, self->score));
       odori_composer_set_root_match (self->composer, self->root_match);
       motion = odori_composer_update (self->composer, NULL, &error);
     }
   if (motion != NULL)
     {
-      if (motion != self->motion || self->skeleton == NULL)
+      /* A new reference skeleton (another show's actor) may keep the same motion: its
+       * sensors are the same, its bone lengths need not be. */
+      if (motion != self->motion || self->skeleton == NULL ||
+          g_strcmp0 (reference, odori_composer_get_reference (self->composer)) != 0)
         {
           g_clear_pointer (&self->skeleton, odori_skeleton_unref);
           self->skeleton = odori_skeleton_for_motion (motion);
