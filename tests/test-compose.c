@@ -713,6 +713,34 @@ test_incremental (void)
       odori_composer_free (full);
     }
     g_assert_true (odori_motion_equal (updated, fresh, 0, 0, &why));
+
+    /* Back to A1 while the dance grows (the new plan's descriptors reuse the old plan's
+     * buffers at another length), then a root move that only shifts: still a full
+     * compose's bits. */
+    g_free (first->symbol);
+    first->symbol = g_strdup ("A1");
+    g_array_index (((OdoriScorePart *) g_ptr_array_index (score->parts, 0))->symbols, OdoriScoreSymbol, 3).start = 40;
+    for (guint step = 0; step < 2; step++)
+      {
+        updated = odori_composer_update (composer, &n, &error);
+        g_assert_no_error (error);
+        g_assert_true (g_str_has_suffix (odori_composer_get_reference (composer), "a.bva"));
+        g_assert_cmpuint (updated->n_frames, ==, step == 0 ? 49 : 46);
+        g_clear_pointer (&fresh, odori_motion_unref);
+        {
+          OdoriComposer *full = odori_composer_new (score, index, &error);
+          fresh = odori_motion_ref (odori_composer_compose (full, &error));
+          odori_composer_free (full);
+        }
+        g_assert_true (odori_motion_equal (updated, fresh, 0, 0, &why));
+        g_array_index (((OdoriScorePart *) g_ptr_array_index (score->parts, 0))->symbols, OdoriScoreSymbol, 2).start = 18;
+        g_array_index (((OdoriScorePart *) g_ptr_array_index (score->parts, 0))->symbols, OdoriScoreSymbol, 3).start = 37;
+        /* the new plan recomputes every frame; the move after it only its own */
+        if (step == 0)
+          g_assert_cmpuint (n, ==, (guint64) updated->n_frames * updated->n_segments);
+        else
+          g_assert_cmpuint (n, <, (guint64) updated->n_frames * updated->n_segments);
+      }
   }
   odori_composer_free (composer);
   (void) m;

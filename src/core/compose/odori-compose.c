@@ -111,6 +111,8 @@ struct _OdoriComposer
   float          *pre;
   gboolean        keep_pre;
   FrameDesc      *scratch;      /* descriptors of an update, reused (n_scratch frames) */
+  GPtrArray      *spare_desc;   /* the last plan's descriptor buffers, for the next plan's
+                                 * first recompose (fresh pages cost more than the work) */
   guint           n_scratch;
   guint           changed_from; /* the output frames (1-based) the last recompose wrote; */
   guint           changed_to;   /* none when changed_from > changed_to */
@@ -172,7 +174,11 @@ static void
 free_plan (OdoriComposer *self)
 {
   for (guint p = 0; p < self->n_parts; p++)
-    part_clear (&self->parts[p]);
+    {
+      if (self->parts[p].desc != NULL)
+        g_ptr_array_add (self->spare_desc, g_steal_pointer (&self->parts[p].desc));
+      part_clear (&self->parts[p]);
+    }
   g_clear_pointer (&self->parts, g_free);
   g_clear_pointer (&self->order, g_free);
   g_clear_pointer (&self->unnamed, g_array_unref);
@@ -186,6 +192,7 @@ odori_composer_free (OdoriComposer *self)
   if (self == NULL)
     return;
   free_plan (self);
+  g_clear_pointer (&self->spare_desc, g_ptr_array_unref);
   g_clear_pointer (&self->score, odori_score_unref);
   g_clear_pointer (&self->index, odori_index_unref);
   g_clear_pointer (&self->files, g_hash_table_unref);
@@ -1224,6 +1231,7 @@ odori_composer_new_with_cache (OdoriScore        *score,
   self->derived = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, clip_free);
   self->sensors = g_ptr_array_new_with_free_func (g_free);
   self->sensor_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->spare_desc = g_ptr_array_new_with_free_func (g_free);
   self->blend_override = -1;
   self->foot_lock_override = -1;
   self->lock_from = G_MAXUINT;
@@ -2094,7 +2102,10 @@ recompose (OdoriComposer *self,
 
       if (force || part->desc == NULL)
         {
-          /* reuse the buffer: fresh pages would cost more in faults than the work */
+          /* reuse the buffer (or one of the last plan's, after a structural edit): fresh
+           * pages would cost more in faults than the work */
+          if (part->desc == NULL && self->spare_desc->len > 0)
+            part->desc = g_ptr_array_steal_index_fast (self->spare_desc, self->spare_desc->len - 1);
           if (part->desc == NULL || n != old_n)
             part->desc = g_renew (FrameDesc, part->desc, n);
           compute_desc (part->placed, 1, n, blend, part->desc);
@@ -2136,6 +2147,7 @@ recompose (OdoriComposer *self,
             ghi = MAX (ghi, f + 1);
           }
     }
+  g_ptr_array_set_size (self->spare_desc, 0);
   self->n_desc = n;
   if (glo <= ghi)
     {
