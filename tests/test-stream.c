@@ -344,7 +344,9 @@ test_names_across_blocks (void)
   for (guint n = 0; n < G_N_ELEMENTS (names); n++)
     for (gsize shift = 0; shift < 6; shift++)
       {
-        g_autoptr(GString) text = gen_bva (1, 11000, 0, "\n", FALSE, FALSE);
+        /* most of the first block (11,000 frames to 1 MiB) */
+        g_autoptr(GString) text = gen_bva (1, (guint) (11000 * (ODORI_STREAM_BLOCK >> 10) / 1024), 0, "\n",
+                                            FALSE, FALSE);
         g_autoptr(GString) second = gen_bva (1, 40, 0, "\n", FALSE, FALSE);
         g_autoptr(GString) pad = g_string_new (NULL);
         g_autofree char *path = NULL, *message = NULL;

@@ -86,7 +86,7 @@ xmlDoc *odori_xml_read (const char           *path,
  * the exact message. The same type also reads a range of an OdoriTextFile in memory, so
  * that one parser serves both. After odori_line_stream_next () returns TRUE, line/len
  * hold the line without its end (valid until the next call) and lineno its number. */
-#define ODORI_STREAM_BLOCK ((gsize) 1 << 20)
+#define ODORI_STREAM_BLOCK ((gsize) 1 << 18)
 /* Bytes after the data in the buffer that can always be read (zeroes), for
  * odori_parse_double_ahead (). */
 #define ODORI_STREAM_PAD 64
