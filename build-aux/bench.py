@@ -46,9 +46,11 @@ AIMS = {
     'write_vs_printf': 0.5,          # within 2x of the %.6f printf loop
     'compose_seconds': 1.0,          # a 10-minute 120 fps score composes within 1 s
     'recompose_ms': 1000 / 60,       # an incremental update within one 60 Hz frame
+    'root_move_ms': 2.0,             # a root-track move shifts the later frames (issue #21)
     'skin_pose_ms': 1.0,             # posing the sample skin within 1 ms a frame
     'render_ms': 1000 / 30,          # a 1280x720 frame drawn within 33 ms (30 fps)
-    'first_frame_s': 0.5,            # the window's first frame within 0.5 s
+    'first_frame_vs_floor': 1.2,     # the window's first frame within 1.2x of an empty GTK GL
+                                     # window's, measured in the same run (issue #21)
     'music_reopen_ms': 1000 / 60,    # a reopened song's waveform from the cache within one
                                      # 60 Hz frame (issue #19: "a reopen is instant")
 }
@@ -161,6 +163,7 @@ class Suite:
         self.build = os.path.join(TOP, args.build_dir)
         self.bench_parse = os.path.join(self.build, 'tests', 'bench-parse')
         self.data = args.data_dir
+        os.makedirs(self.data, exist_ok=True)  # every section works in it, generated or not
         self.peers = os.path.join(CACHE, 'peers')
         self.results = {}
         self.notes = []
@@ -288,6 +291,11 @@ class Suite:
             'arm_sf': grab(r'arm track:.*\((\d+) segment-frames', outs[0]),
             'root_ms': median([grab(r'root track:\s+([\d.]+) ms', o) for o in outs]),
             'root_sf': grab(r'root track:.*\((\d+) segment-frames', outs[0]),
+            'root_shifted': grab(r'root track:.*recomputed, (\d+) shifted', outs[0]),
+            'root_one_ms': median([grab(r'root track, one thread:\s+([\d.]+) ms', o) for o in outs]),
+            'lock_ms': median([grab(r'^full compose, foot lock:\s+([\d.]+) ms', o) for o in outs]),
+            'arm_lock_ms': median([grab(r'arm track, foot lock:\s+([\d.]+) ms', o) for o in outs]),
+            'root_lock_ms': median([grab(r'root track, foot lock:\s+([\d.]+) ms', o) for o in outs]),
         }
         self.results['compose'] = res
 
@@ -680,7 +688,7 @@ def write_report(s, path):
         out.append('Reading a file into memory, in MB/s of the file (higher is better), and the '
                    'process\'s peak resident memory (VmHWM). **Odori**: `odori_format_load_motion` into its '
                    'model (global transforms as quaternions, the file checked line by line), as the '
-                   'application reads it: the file streamed through one reused 1 MiB buffer per '
+                   'application reads it: the file streamed through one reused 256 KiB buffer per '
                    'thread (`OdoriLineStream`, pread), never mapped; files of 1 MiB and more on every '
                    'core (BVA: a first pass finds the segment headers, then segment blocks on a thread '
                    'each; BVH: frame lines in parts, each part counted, then parsed), smaller files on '
@@ -749,9 +757,9 @@ def write_report(s, path):
         aim_sf = frames_sf / AIMS['compose_seconds'] / 1e6 if frames_sf else None
         ok_full = full_s <= AIMS['compose_seconds']
         ok_arm = c['arm_ms'] <= AIMS['recompose_ms']
-        ok_root = c['root_ms'] <= AIMS['recompose_ms']
+        ok_root = c['root_ms'] <= AIMS['root_move_ms']
         for ok, what in ((ok_full, 'full compose'), (ok_arm, 'recompose after an arm move'),
-                         (ok_root, 'recompose after a root move')):
+                         (ok_root, f'recompose after a root move {c["root_ms"]:.2f} ms')):
             if not ok:
                 missed.append(f'composing: {what}')
         rows = [
@@ -761,16 +769,28 @@ def write_report(s, path):
             [f'Recompose after moving a 1 s symbol on an arm track, ms ({c["arm_sf"]:.0f} segment-frames redone)',
              f'**{fmt(c["arm_ms"])}**', '', f'{ratio_text(c["full_ms"] / c["arm_ms"])} faster than a full compose',
              f'≤ {AIMS["recompose_ms"]:.1f}', met(ok_arm)],
-            [f'Recompose after moving a 1 s symbol on the root track, ms ({c["root_sf"]:.0f} segment-frames redone)',
-             f'**{fmt(c["root_ms"])}**', '', f'{ratio_text(c["full_ms"] / c["root_ms"])} faster than a full compose',
-             f'≤ {AIMS["recompose_ms"]:.1f}', met(ok_root)],
+            [f'Recompose after moving a 1 s symbol on the root track, ms ({c["root_sf"]:.0f} segment-frames redone, '
+             f'{c["root_shifted"]:.0f} shifted)',
+             f'**{fmt(c["root_ms"])}** (one thread {fmt(c["root_one_ms"])})', '',
+             f'{ratio_text(c["root_ms"] / c["copy_ms"])} the copy\'s time; '
+             f'{ratio_text(c["full_ms"] / c["root_ms"])} faster than a full compose',
+             f'≤ {AIMS["root_move_ms"]:g}', met(ok_root)],
+            ['Compose the whole score with foot lock on, ms', f'**{fmt(c["lock_ms"])}**', '',
+             f'{ratio_text(c["lock_ms"] / c["full_ms"])} the compose without it', 'none stated', '–'],
+            ['Move on an arm track with foot lock on, ms', f'**{fmt(c["arm_lock_ms"])}**', '',
+             f'{ratio_text(c["lock_ms"] / c["arm_lock_ms"])} faster than a full compose with it', 'none stated', '–'],
+            ['Move on the root track with foot lock on (the whole dance relocked), ms', f'**{fmt(c["root_lock_ms"])}**', '',
+             f'{ratio_text(c["lock_ms"] / c["root_lock_ms"])} faster than a full compose with it', 'none stated', '–'],
         ]
         out.append('## Composing\n')
         out.append(f'`tests/bench-compose.c`: a generated library (two 30-second 120 fps shows, 18 segments) '
                    f'and a 10-minute score with a one-second symbol on each of six tracks every second '
                    f'and a 6-frame blend ({c["score"]}). The baseline copies as many transforms as '
-                   'the composer writes (memcpy of the output). Each program run reports medians of 5; '
-                   f'the table gives the median of {s.runs} runs.\n')
+                   'the composer writes (memcpy of the output). The composer is the window\'s: '
+                   'incremental, keeping the positions before their root offsets, so that a root-track '
+                   'move shifts the later frames instead of recomputing them (docs/composition.md); a '
+                   'long recompose splits its frames between the cores. Each program run reports '
+                   f'medians of 5; the table gives the median of {s.runs} runs.\n')
         out.append(table(['Figure', 'Odori', 'memcpy of the output', 'Ratio', 'Aim', 'Met?'], rows) + '\n')
 
     if 'skin' in r:
@@ -820,13 +840,14 @@ def write_report(s, path):
         a = r['app']
         t_app = median([x[0] for x in a['app']])
         t_floor = median([x[0] for x in a['floor']])
-        ok = t_app <= AIMS['first_frame_s']
+        ok = t_app <= AIMS['first_frame_vs_floor'] * t_floor
         if not ok:
-            missed.append(f'first frame: {t_app:.2f} s')
+            missed.append(f'first frame: {t_app:.2f} s, {ratio_text(t_app / t_floor)} the floor')
         rows = [['Start to the first drawn frame of the sample, s',
                  f'**{fmt(t_app, 2)}** (cold cache {fmt(a["cold"][0], 2)})',
                  f'{fmt(t_floor, 2)} (cold {fmt(a["floor_cold"][0], 2)})',
-                 f'{ratio_text(t_app / t_floor)} the floor', f'≤ {AIMS["first_frame_s"]:g}', met(ok)],
+                 f'{ratio_text(t_app / t_floor)} the floor', f'≤ {AIMS["first_frame_vs_floor"]:g}x the floor',
+                 met(ok)],
                 ['… peak memory, MiB', f'**{fmt(median([x[1] for x in a["app"]]))}**',
                  fmt(median([x[1] for x in a['floor']])), '', '', '']]
         out.append('## Application\n')
@@ -855,8 +876,7 @@ def write_report(s, path):
                          f'**{fmt(load_rss)}** ({fmt(load_s, 1)} s)', fmt(mm['bytes'] / 2**20),
                          fmt(model_mb), f'{fmt(np_rss)} ({fmt(np_s, 1)} s)',
                          f'{ratio_text(load_rss / model_mb)} the model', 'none stated', '–'])
-        rows.append([f'`odori-cli info` on the capture (the whole file mapped: info still reads '
-                     'it whole), peak MiB', f'**{fmt(cli_rss)}** ({fmt(cli_s, 1)} s)',
+        rows.append([f'`odori-cli info` on the capture (streamed like the load), peak MiB', f'**{fmt(cli_rss)}** ({fmt(cli_s, 1)} s)',
                      fmt(mm['bytes'] / 2**20), fmt(model_mb), f'{fmt(np_rss)} ({fmt(np_s, 1)} s)',
                      f'{ratio_text(cli_rss / model_mb)} the model', 'none stated', '–'])
         if 'app' in r and r['app'].get('hour'):
@@ -934,6 +954,7 @@ def write_report(s, path):
 SECTIONS = ['parse', 'write', 'compose', 'skin', 'render', 'app', 'window', 'memory', 'music']
 # What a run writes whatever sections it ran: kept from the report a partial run merges into.
 SHARED_HEADINGS = {'Aims missed', 'What limits it', 'Remarks from this run'}
+NOTES_HEADING = 'What limits it'     # the text of build-aux/bench-notes.md
 
 
 def split_sections(text):
@@ -944,6 +965,16 @@ def split_sections(text):
     for block in parts[1:]:
         blocks.append((block.splitlines()[0][3:].strip(), block))
     return head, blocks
+
+
+def missed_section(text):
+    """The section a line of "Aims missed" comes from, by the words it starts with."""
+    for prefix, section in (('generated ', 'parse'), ('real ', 'parse'), ('writing ', 'write'),
+                            ('composing:', 'compose'), ('skin:', 'skin'), ('rendering:', 'render'),
+                            ('first frame', 'app'), ('music:', 'music'), ('window:', 'window')):
+        if text.startswith(prefix):
+            return section
+    return None
 
 
 def merge_report(old, new, s, m, missed):
@@ -958,6 +989,10 @@ def merge_report(old, new, s, m, missed):
              f'{s.runs} runs, load average {s.load_start:.2f} at the start.*\n')
     names = [h for h, _ in blocks]
     for heading, block in fresh:
+        if heading == NOTES_HEADING and heading in names:
+            # build-aux/bench-notes.md as it is now, not as the last full run found it
+            blocks[names.index(heading)] = (heading, block.rstrip('\n') + '\n\n')
+            continue
         if heading in SHARED_HEADINGS:
             continue
         first, _, rest = block.partition('\n')
@@ -970,11 +1005,19 @@ def merge_report(old, new, s, m, missed):
             at = names.index('Aims missed') if 'Aims missed' in names else len(blocks)
             blocks.insert(at, (heading, block))
             names.insert(at, heading)
-    if missed and 'Aims missed' in names:
+    if 'Aims missed' in names:
+        # An earlier run's misses go when this run measured again everything that run did.
         i = names.index('Aims missed')
-        body = blocks[i][1].replace('\nNone.\n', '\n')
-        body = body.rstrip('\n') + '\n' + ''.join(f'- {x} (`--only {only}`, {now})\n' for x in missed) + '\n'
-        blocks[i] = ('Aims missed', body)
+        ran = set(only.split(','))
+        lines = []
+        for line in blocks[i][1].replace('\nNone.\n', '\n').rstrip('\n').split('\n'):
+            if line.startswith('- ') and missed_section(line[2:]) in ran:
+                continue
+            lines.append(line)
+        lines += [f'- {x} (`--only {only}`, {now})' for x in missed]
+        if not any(x.startswith('- ') for x in lines):
+            lines.append('None.')
+        blocks[i] = ('Aims missed', '\n'.join(lines) + '\n\n')
     if s.notes:
         log('remarks from this run: ' + ' / '.join(s.notes))
     return head + ''.join(b for _, b in blocks)
