@@ -787,8 +787,9 @@ def write_report(s, path):
                    f'and a 10-minute score with a one-second symbol on each of six tracks every second '
                    f'and a 6-frame blend ({c["score"]}). The baseline copies as many transforms as '
                    'the composer writes (memcpy of the output). The composer is the window\'s: '
-                   'incremental, keeping the positions before their root offsets, so that a root-track '
-                   'move shifts the later frames instead of recomputing them (docs/composition.md); a '
+                   'incremental, keeping the root offsets apart from the transforms (one a frame), so that '
+                   'a root-track move rewrites the later frames\' offsets and leaves their transforms '
+                   '(docs/composition.md); a '
                    'long recompose splits its frames between the cores. Each program run reports '
                    f'medians of 5; the table gives the median of {s.runs} runs.\n')
         out.append(table(['Figure', 'Odori', 'memcpy of the output', 'Ratio', 'Aim', 'Met?'], rows) + '\n')

@@ -9,9 +9,9 @@
  *   - the baseline: copying the same number of transforms (memcpy of the output);
  *   - an incremental update after moving one one-second symbol (a limb track, then the
  *     root track, in the middle of the score), in milliseconds, with the composer keeping
- *     offsets as the window's does (odori_composer_set_incremental ()): the root-track
- *     move shifts the later frames instead of recomputing them (split between threads,
- *     and again on one thread);
+ *     offsets apart as the window's does (odori_composer_set_incremental ()): the
+ *     root-track move rewrites the later frames' offsets and leaves their transforms
+ *     (on the cores, and again on one thread);
  *   - foot locking (odori-foot-lock.h): a full compose with it, its cost per frame and as
  *     a ratio to composing without it, and the two updates with it (the limb move
  *     relocks its frames alone, the root move every frame after it).

@@ -104,6 +104,19 @@ pose_translate (guint   clip,
   pos[2] = 0;
 }
 
+/* The hips travel along X at CLIP units a frame: show B twice as fast as A. */
+static void
+pose_speed (guint  clip,
+            guint  frame,
+            guint  seg,
+            double pos[3],
+            double rot[3])
+{
+  pos[0] = 1000.0 * clip + (double) clip * frame;
+  pos[1] = 10.0 * seg;
+  pos[2] = 0;
+}
+
 static const char *index_text =
   "define part name=\"Body\" code=\"BD\" map=\"Hips\"\n"
   "define part name=\"Arm\" code=\"AR\" map=\"Hips,Arm,Hand\"\n"
@@ -172,8 +185,11 @@ x_at (OdoriMotion *m,
 {
   int s = odori_motion_find_segment (m, seg);
 
+  float p[3];
+
   g_assert_cmpint (s, >=, 0);
-  return odori_motion_get (m, frame - 1, s)->position[0];
+  odori_motion_get_world_position (m, frame - 1, s, p);
+  return p[0];
 }
 
 static void
@@ -626,10 +642,32 @@ test_bvh_beside_bva (void)
   }
 }
 
+/* A fresh composer of SCORE, composed; KEEP_OFFSETS as an editor's. */
+static OdoriMotion *
+compose_fresh (OdoriScore *score,
+               OdoriIndex *index,
+               gboolean    keep_offsets)
+{
+  g_autoptr(GError) error = NULL;
+  OdoriComposer *full = odori_composer_new (score, index, &error);
+  OdoriMotion   *m;
+
+  g_assert_no_error (error);
+  odori_composer_set_incremental (full, keep_offsets);
+  m = odori_motion_ref (odori_composer_compose (full, &error));
+  g_assert_no_error (error);
+  odori_composer_free (full);
+  g_assert_true ((m->root_offsets != NULL) == keep_offsets);
+  return m;
+}
+
 /* After moving one symbol, the incremental update equals a fresh full compose and
- * recomputes fewer segment-frames than a full compose. */
+ * recomputes fewer segment-frames than a full compose; with the offsets kept apart (as
+ * the window composes) also bit for bit, and within float rounding of a composer that
+ * adds them in. A root-track move that only shifts leaves the later frames' stored
+ * transforms as they were and rewrites their offsets. */
 static void
-test_incremental (void)
+check_incremental (gboolean keep_offsets)
 {
   g_autoptr(GError) error = NULL;
   OdoriComposer *composer = NULL;
@@ -654,6 +692,7 @@ test_incremental (void)
   g_assert_no_error (error);
   composer = odori_composer_new (score, index, &error);
   g_assert_no_error (error);
+  odori_composer_set_incremental (composer, keep_offsets);
   g_assert_nonnull (odori_composer_compose (composer, &error));
 
   /* move the arm's A1 from 11 to 13 */
@@ -666,24 +705,15 @@ test_incremental (void)
   g_assert_cmpuint (n, >, 0);
   g_assert_cmpuint (n, <, (guint64) updated->n_frames * updated->n_segments / 2);
 
-  {
-    OdoriComposer *full = odori_composer_new (score, index, &error);
-    g_assert_no_error (error);
-    fresh = odori_motion_ref (odori_composer_compose (full, &error));
-    odori_composer_free (full);
-  }
-  g_assert_true (odori_motion_equal (updated, fresh, 1e-4, 1e-3, &why));
+  fresh = compose_fresh (score, index, keep_offsets);
+  g_assert_true (odori_motion_equal (updated, fresh, keep_offsets ? 0 : 1e-4, keep_offsets ? 0 : 1e-3, &why));
 
   /* moving the root's symbol shifts everything after it */
   g_array_index (((OdoriScorePart *) g_ptr_array_index (score->parts, 0))->symbols, OdoriScoreSymbol, 3).start = 35;
   updated = odori_composer_update (composer, &n, &error);
   g_assert_no_error (error);
   g_clear_pointer (&fresh, odori_motion_unref);
-  {
-    OdoriComposer *full = odori_composer_new (score, index, &error);
-    fresh = odori_motion_ref (odori_composer_compose (full, &error));
-    odori_composer_free (full);
-  }
+  fresh = compose_fresh (score, index, keep_offsets);
   g_assert_cmpuint (updated->n_frames, ==, 44);
   g_assert_true (odori_motion_equal (updated, fresh, 1e-4, 1e-3, &why));
 
@@ -707,11 +737,7 @@ test_incremental (void)
     g_assert_true (updated == before);
     g_assert_cmpuint (n, ==, (guint64) updated->n_frames * updated->n_segments);
     g_clear_pointer (&fresh, odori_motion_unref);
-    {
-      OdoriComposer *full = odori_composer_new (score, index, &error);
-      fresh = odori_motion_ref (odori_composer_compose (full, &error));
-      odori_composer_free (full);
-    }
+    fresh = compose_fresh (score, index, keep_offsets);
     g_assert_true (odori_motion_equal (updated, fresh, 0, 0, &why));
 
     /* Back to A1 while the dance grows (the new plan's descriptors reuse the old plan's
@@ -727,12 +753,15 @@ test_incremental (void)
         g_assert_true (g_str_has_suffix (odori_composer_get_reference (composer), "a.bva"));
         g_assert_cmpuint (updated->n_frames, ==, step == 0 ? 49 : 46);
         g_clear_pointer (&fresh, odori_motion_unref);
-        {
-          OdoriComposer *full = odori_composer_new (score, index, &error);
-          fresh = odori_motion_ref (odori_composer_compose (full, &error));
-          odori_composer_free (full);
-        }
+        fresh = compose_fresh (score, index, keep_offsets);
         g_assert_true (odori_motion_equal (updated, fresh, 0, 0, &why));
+        if (keep_offsets)
+          {
+            /* against a composer that adds the offsets in: float rounding apart */
+            g_autoptr(OdoriMotion) added = compose_fresh (score, index, FALSE);
+
+            g_assert_true (odori_motion_equal (updated, added, 1e-4, 1e-3, &why));
+          }
         g_array_index (((OdoriScorePart *) g_ptr_array_index (score->parts, 0))->symbols, OdoriScoreSymbol, 2).start = 18;
         g_array_index (((OdoriScorePart *) g_ptr_array_index (score->parts, 0))->symbols, OdoriScoreSymbol, 3).start = 37;
         /* the new plan recomputes every frame; the move after it only its own */
@@ -744,6 +773,83 @@ test_incremental (void)
   }
   odori_composer_free (composer);
   (void) m;
+}
+
+static void
+test_incremental (void)
+{
+  check_incremental (FALSE);
+}
+
+/* A root-track move whose later frames only shift: with the offsets kept apart their
+ * stored transforms stay as they were, their offsets are rewritten, and the result is a
+ * full compose's. */
+static void
+test_incremental_shift (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *score_path = tmp_path ("score.dds");
+  g_autofree char *index_path = tmp_path ("motion.dat");
+  g_autoptr(OdoriIndex) index = NULL;
+  g_autoptr(OdoriScore) score = NULL;
+  g_autoptr(OdoriMotion) fresh = NULL;
+  g_autoptr(OdoriMotion) added = NULL;
+  g_autofree char           *why = NULL;
+  OdoriComposer             *composer;
+  OdoriMotion               *m;
+  OdoriScorePart            *body;
+  gsize                      from = 15, bytes;
+  g_autofree OdoriTransform *kept = NULL;
+  g_autofree float          *offsets = NULL;
+  float                      x_before;
+  guint64                    n = 0;
+
+  setup_library (pose_speed);
+  g_assert_true (g_file_set_contents (score_path,
+                                      "# Blend: 2\nBD: Hips\n1: A1\n6: B1\n12: A1\n"
+                                      "AR: Hips,Arm,Hand\n1: B1\n",
+                                      -1, NULL));
+  index = odori_index_load (index_path, &error);
+  g_assert_no_error (error);
+  score = odori_score_load (score_path, &error);
+  g_assert_no_error (error);
+  composer = odori_composer_new (score, index, &error);
+  g_assert_no_error (error);
+  odori_composer_set_incremental (composer, TRUE);
+  m = odori_composer_compose (composer, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (m->root_offsets);
+  g_assert_cmpuint (m->n_frames, ==, 21);
+  bytes = (m->n_frames - from) * m->n_segments * sizeof (OdoriTransform);
+  kept = g_memdup2 (odori_motion_get (m, from, 0), bytes);
+  offsets = g_memdup2 (m->root_offsets, m->n_frames * 3 * sizeof (float));
+  x_before = x_at (m, 20, "Hips");
+
+  /* B1 a frame later: A1 runs a frame longer before it (+1) and B1 a frame less (-2), so
+   * the last A1 starts a unit back along X */
+  body = g_ptr_array_index (score->parts, 0);
+  g_array_index (body->symbols, OdoriScoreSymbol, 1).start = 7;
+  m = odori_composer_update (composer, &n, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, <, (guint64) m->n_frames * m->n_segments);
+  g_assert_cmpuint (odori_composer_get_n_shifted (composer), >=, (guint64) (m->n_frames - from) * m->n_segments);
+  g_assert_cmpmem (odori_motion_get (m, from, 0), bytes, kept, bytes);
+  for (guint f = from; f < m->n_frames; f++)
+    g_assert_cmpfloat_with_epsilon (m->root_offsets[f * 3], offsets[f * 3] - 1, 1e-4);
+  g_assert_cmpfloat_with_epsilon (x_at (m, 20, "Hips"), x_before - 1, 1e-4);
+  g_assert_cmpfloat_with_epsilon (x_at (m, 20, "Hand"), x_before - 1, 1e-4);
+
+  fresh = compose_fresh (score, index, TRUE);
+  g_assert_true (odori_motion_equal (m, fresh, 0, 0, &why));
+  added = compose_fresh (score, index, FALSE);
+  g_assert_true (odori_motion_equal (m, added, 1e-4, 1e-3, &why));
+  odori_composer_free (composer);
+}
+
+static void
+test_incremental_offsets (void)
+{
+  check_incremental (TRUE);
 }
 
 static void
@@ -1055,6 +1161,8 @@ main (int   argc,
   g_test_add_func ("/compose/clip-frames", test_clip_frames);
   g_test_add_func ("/compose/bvh-beside-bva", test_bvh_beside_bva);
   g_test_add_func ("/compose/incremental", test_incremental);
+  g_test_add_func ("/compose/incremental/offsets", test_incremental_offsets);
+  g_test_add_func ("/compose/incremental/shift", test_incremental_shift);
   g_test_add_func ("/compose/shared-files", test_shared_files);
   g_test_add_func ("/compose/seams", test_seams);
   g_test_add_func ("/compose/seam-rank", test_seam_rank);

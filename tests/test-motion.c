@@ -7,7 +7,14 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
+#include "odori-bva.h"
+#include "odori-bvh.h"
 #include "odori-motion.h"
+#include "odori-sample.h"
+#include "odori-skeleton.h"
+#include "odori-skin.h"
 #include "odori-text.h"
 
 static void
@@ -181,6 +188,173 @@ test_units (void)
   g_assert_cmpstr (odori_field_to_string (ODORI_FIELD_ZSCALE), ==, "ZSCALE");
 }
 
+/* Root offsets (OdoriMotion.root_offsets), as an editing composer keeps them: every reader
+ * of world transforms sees the stored position plus the frame's offset for the segments
+ * that follow the root, and gives what it gives for the same motion with the offsets
+ * added in (odori_motion_copy ()). The motion is the sample library's te.bva, with
+ * travelling offsets taken out of the stored positions of all segments but the arms. */
+static GBytes *
+written (const OdoriMotion *m,
+         gboolean           bvh)
+{
+  OdoriOutput *out = odori_output_new_memory (ODORI_ENCODING_UTF8);
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes;
+
+  if (bvh)
+    odori_bvh_write (m, NULL, out);
+  else
+    odori_bva_write (m, out);
+  g_assert_true (odori_output_commit (out, &error));
+  g_assert_no_error (error);
+  bytes = odori_output_steal_bytes (out);
+  odori_output_free (out);
+  return bytes;
+}
+
+static void
+test_root_offsets (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("odori-motion-XXXXXX", &error);
+  g_autofree char *te = NULL;
+  g_autoptr(OdoriMotion) src = NULL;
+  g_autoptr(OdoriMotion) flat = NULL;
+  g_autoptr(OdoriMotion) again = NULL;
+  g_autoptr(OdoriMotion) part = NULL;
+  g_autoptr(OdoriSkeleton) sk_off = NULL;
+  g_autoptr(OdoriSkeleton) sk_flat = NULL;
+  g_autoptr(OdoriSkin) skin = NULL;
+  g_autofree guint8         *follows = NULL;
+  g_autofree OdoriTransform *buf = NULL;
+  OdoriMotion               *m;
+  guint                      n_seg, n_vert;
+  int                        arm;
+
+  g_assert_no_error (error);
+  g_assert_true (odori_sample_write (dir, &error));
+  g_assert_no_error (error);
+  te = g_build_filename (dir, "te.bva", NULL);
+  src = odori_bva_load (te, NULL, &error);
+  g_assert_no_error (error);
+  m = odori_motion_copy (src);
+  n_seg = m->n_segments;
+  g_assert_null (m->root_offsets);
+  arm = odori_motion_find_segment (m, "LeftUpArm");
+  g_assert_cmpint (arm, >=, 0);
+
+  follows = g_new0 (guint8, n_seg);
+  for (guint s = 0; s < n_seg; s++)
+    follows[s] = strstr (m->segments[s].name, "Arm") == NULL && strstr (m->segments[s].name, "Hand") == NULL;
+  odori_motion_set_root_offsets (m, follows);
+  g_assert_nonnull (m->root_offsets);
+  for (guint f = 0; f < m->n_frames; f++)
+    {
+      float off[3] = { 1.5f * f, 0.25f, -2.0f * f };
+
+      memcpy (m->root_offsets + f * 3, off, sizeof off);
+      for (guint s = 0; s < n_seg; s++)
+        if (follows[s])
+          for (int k = 0; k < 3; k++)
+            odori_motion_get (m, f, s)->position[k] -= off[k];
+    }
+
+  /* world transforms: stored plus offset where the segment follows */
+  {
+    OdoriTransform w;
+    float          p[3];
+    guint          f = m->n_frames - 1, hips = odori_motion_find_segment (m, "Hips");
+
+    odori_motion_get_world (m, f, hips, &w);
+    odori_motion_get_world_position (m, f, hips, p);
+    g_assert_cmpfloat (w.position[0], ==, odori_motion_get (m, f, hips)->position[0] + m->root_offsets[f * 3]);
+    g_assert_cmpmem (p, sizeof p, w.position, sizeof p);
+    g_assert_cmpfloat_with_epsilon (w.position[2], odori_motion_get (src, f, hips)->position[2], 1e-3);
+    odori_motion_get_world (m, f, arm, &w);
+    g_assert_cmpmem (&w, sizeof w, odori_motion_get (m, f, arm), sizeof w);
+    g_assert_true (odori_motion_world (m, f, hips, &w) == &w);
+  }
+
+  flat = odori_motion_copy (m);
+  g_assert_null (flat->root_offsets);
+  g_assert_true (odori_motion_equal (m, flat, 0, 0, NULL));
+  g_assert_true (odori_motion_equal (flat, src, 1e-3, 1e-3, NULL));
+  /* the stored transforms alone are not the world: a reader that forgets the offsets
+   * is caught by the comparisons below */
+  g_assert_true (memcmp (odori_motion_get (m, 10, 0), odori_motion_get (flat, 10, 0),
+                         n_seg * sizeof (OdoriTransform)) != 0);
+  buf = g_new (OdoriTransform, n_seg);
+  for (guint f = 0; f < m->n_frames; f += 7)
+    g_assert_cmpmem (odori_motion_get_frame (m, f, buf), n_seg * sizeof (OdoriTransform),
+                     odori_motion_get (flat, f, 0), n_seg * sizeof (OdoriTransform));
+  g_assert_true (odori_motion_get_frame (flat, 3, buf) == odori_motion_get (flat, 3, 0));
+
+  /* writers, the skeleton and the skin read the world */
+  for (int bvh = 0; bvh < 2; bvh++)
+    {
+      g_autoptr(GBytes) a = written (m, bvh);
+      g_autoptr(GBytes) b = written (flat, bvh);
+
+      g_assert_true (g_bytes_equal (a, b));
+    }
+  sk_off = odori_skeleton_for_motion (m);
+  sk_flat = odori_skeleton_for_motion (flat);
+  g_assert_nonnull (sk_off);
+  g_assert_cmpuint (sk_off->n_bones, ==, sk_flat->n_bones);
+  for (guint b = 0; b < sk_off->n_bones; b++)
+    g_assert_cmpfloat (sk_off->bones[b].length, ==, sk_flat->bones[b].length);
+  skin = odori_skin_new (sk_flat, NULL, 6, 8);
+  n_vert = odori_skin_get_n_vertices (skin);
+  {
+    g_autofree float *pa = g_new (float, n_vert * 3), *na = g_new (float, n_vert * 3);
+    g_autofree float *pb = g_new (float, n_vert * 3), *nb = g_new (float, n_vert * 3);
+    guint             f = m->n_frames / 2;
+
+    odori_skin_pose (skin, m, f, FALSE, pa, na);
+    odori_skin_pose (skin, flat, f, FALSE, pb, nb);
+    g_assert_cmpmem (pa, n_vert * 3 * sizeof (float), pb, n_vert * 3 * sizeof (float));
+    g_assert_cmpmem (na, n_vert * 3 * sizeof (float), nb, n_vert * 3 * sizeof (float));
+  }
+
+  /* resampling reads the world; resizing carries the offsets on */
+  part = odori_motion_resample (m, 11, 20, m->frame_time, &error);
+  g_assert_no_error (error);
+  g_assert_null (part->root_offsets);
+  g_assert_cmpmem (odori_motion_get (part, 0, 0), 10 * n_seg * sizeof (OdoriTransform),
+                   odori_motion_get (flat, 10, 0), 10 * n_seg * sizeof (OdoriTransform));
+  g_clear_pointer (&part, odori_motion_unref);
+  part = odori_motion_resample (m, 1, m->n_frames, m->frame_time / 2, &error);
+  g_assert_no_error (error);
+  again = odori_motion_resample (flat, 1, flat->n_frames, flat->frame_time / 2, &error);
+  g_assert_no_error (error);
+  g_assert_true (odori_motion_equal (part, again, 0, 0, NULL));
+  {
+    guint n = m->n_frames;
+
+    g_assert_true (odori_motion_resize (m, n + 5, &error));
+    g_assert_cmpfloat (m->root_offsets[(n + 4) * 3], ==, m->root_offsets[(n - 1) * 3]);
+    g_assert_true (odori_motion_resize (m, n - 5, &error));
+    g_assert_cmpfloat (m->root_offsets[(n - 6) * 3], ==, 1.5f * (n - 6));
+  }
+  odori_motion_set_root_offsets (m, NULL);
+  g_assert_null (m->root_offsets);
+  g_assert_null (m->follows_root);
+  odori_motion_unref (m);
+
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+
+        g_remove (path);
+      }
+    g_rmdir (dir);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -194,6 +368,7 @@ main (int   argc,
   g_test_add_func ("/motion/quat-angle", test_quat_angle);
   g_test_add_func ("/motion/alloc", test_motion_alloc);
   g_test_add_func ("/motion/units", test_units);
+  g_test_add_func ("/motion/root-offsets", test_root_offsets);
 
   return g_test_run ();
 }

@@ -72,11 +72,11 @@ _odori_renderer_compute_bounds (OdoriRenderer *self)
   for (guint f = 0; f < motion->n_frames; f++)
     for (guint b = 0; b < sk->n_bones; b++)
       {
-        const float *p;
+        float p[3];
 
         if (self->bone_segment[b] < 0)
           continue;
-        p = odori_motion_get (motion, f, self->bone_segment[b])->position;
+        odori_motion_get_world_position (motion, f, self->bone_segment[b], p);
         if (!isfinite (p[0]) || !isfinite (p[1]) || !isfinite (p[2]))
           continue;
         for (int i = 0; i < 3; i++)
@@ -137,9 +137,11 @@ current_frame (OdoriRenderer *self)
 /* The joint of bone B, and the far end of the bone when it is a leaf. */
 static const float *
 joint (OdoriRenderer *self,
-       guint          b)
+       guint          b,
+       float          buf[3])
 {
-  return odori_motion_get (self->motion, current_frame (self), self->bone_segment[b])->position;
+  odori_motion_get_world_position (self->motion, current_frame (self), self->bone_segment[b], buf);
+  return buf;
 }
 
 /* Bone directions as the skin has them (odori-skin.c): towards the average of the
@@ -157,6 +159,7 @@ _odori_renderer_compute_tips (OdoriRenderer *self)
     {
       float                *d = &self->dirs[b * 3];
       int                   parent = sk->bones[b].parent;
+      OdoriTransform        t_world;
       const OdoriTransform *t;
       vec3                  end = { 0, 0, 0 };
       guint                 n = 0;
@@ -164,11 +167,11 @@ _odori_renderer_compute_tips (OdoriRenderer *self)
       glm_vec3_copy ((vec3){ 0, 1, 0 }, d);
       if (self->bone_segment[b] < 0)
         continue;
-      t = odori_motion_get (self->motion, frame, self->bone_segment[b]);
+      t = odori_motion_world (self->motion, frame, self->bone_segment[b], &t_world);
       for (guint c = b + 1; c < sk->n_bones; c++)
         if (sk->bones[c].parent == (int) b && self->bone_segment[c] >= 0)
           {
-            glm_vec3_add (end, (float *) joint (self, c), end);
+            glm_vec3_add (end, (float *) joint (self, c, (float[3]){ 0 }), end);
             n++;
           }
       if (n > 0)
@@ -304,11 +307,11 @@ _odori_renderer_build_bones (OdoriRenderer *self)
 
       if (self->bone_segment[b] < 0)
         continue;
-      push_sphere (self, joint (self, b), width * 1.6f, b);
+      push_sphere (self, joint (self, b, (float[3]){ 0 }), width * 1.6f, b);
       if (parent >= 0 && self->bone_segment[parent] >= 0)
-        push_bone (self, joint (self, parent), joint (self, b), width, parent);
+        push_bone (self, joint (self, parent, (float[3]){ 0 }), joint (self, b, (float[3]){ 0 }), width, parent);
       if (self->is_leaf[b] && sk->bones[b].length > 0.f)
-        push_bone (self, joint (self, b), &self->tips[b * 3], width, b);
+        push_bone (self, joint (self, b, (float[3]){ 0 }), &self->tips[b * 3], width, b);
     }
   /* a marker set: sticks between the markers that stay a constant distance apart */
   for (guint i = 0; i < sk->n_sticks; i++)
@@ -318,8 +321,8 @@ _odori_renderer_build_bones (OdoriRenderer *self)
       /* a bone tapers to a point at its tail: both ways, a stick is thick at both ends */
       if (self->bone_segment[st->a] >= 0 && self->bone_segment[st->b] >= 0)
         {
-          push_bone (self, joint (self, st->a), joint (self, st->b), width, st->a);
-          push_bone (self, joint (self, st->b), joint (self, st->a), width, st->b);
+          push_bone (self, joint (self, st->a, (float[3]){ 0 }), joint (self, st->b, (float[3]){ 0 }), width, st->a);
+          push_bone (self, joint (self, st->b, (float[3]){ 0 }), joint (self, st->a, (float[3]){ 0 }), width, st->b);
         }
     }
 }
@@ -370,10 +373,10 @@ _odori_renderer_build_shadows (OdoriRenderer *self)
       if (self->bone_segment[b] < 0)
         continue;
       if (parent >= 0 && self->bone_segment[parent] >= 0)
-        add_shadow (shadows, self->floor_y, self->figure_height, joint (self, parent),
-                    joint (self, b), sk->bones[parent].radius);
+        add_shadow (shadows, self->floor_y, self->figure_height, joint (self, parent, (float[3]){ 0 }),
+                    joint (self, b, (float[3]){ 0 }), sk->bones[parent].radius);
       if (self->is_leaf[b])
-        add_shadow (shadows, self->floor_y, self->figure_height, joint (self, b),
+        add_shadow (shadows, self->floor_y, self->figure_height, joint (self, b, (float[3]){ 0 }),
                     &self->tips[b * 3], r);
     }
   g_array_sort (shadows, shadow_cmp);

@@ -118,7 +118,7 @@ segment_motion (const OdoriMotion  *motion,
   memcpy (to->fields, from->fields, sizeof to->fields);
   memcpy (to->units, from->units, sizeof to->units);
   for (guint f = 0; f < motion->n_frames; f++)
-    *odori_motion_get (one, f, 0) = *odori_motion_get (motion, f, s);
+    odori_motion_get_world (motion, f, s, odori_motion_get (one, f, 0));
   return one;
 }
 

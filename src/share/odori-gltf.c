@@ -201,7 +201,10 @@ height_along (const OdoriMotion *motion,
     {
       vec3 p;
 
-      glm_quat_rotatev (r, (float *) odori_motion_get (motion, 0, s)->position, p);
+      float w[3];
+
+      odori_motion_get_world_position (motion, 0, s, w);
+      glm_quat_rotatev (r, w, p);
       if (!isfinite (p[1]))
         continue;
       lo = MIN (lo, p[1]);
@@ -285,6 +288,7 @@ global_of (const Scene *sc,
            vec3         p,
            versor       q)
 {
+  OdoriTransform        t_world;
   const OdoriTransform *t;
   int                   s = sc->segment[b];
 
@@ -299,7 +303,7 @@ global_of (const Scene *sc,
         }
       return;
     }
-  t = odori_motion_get (sc->motion, frame, s);
+  t = odori_motion_world (sc->motion, frame, s, &t_world);
   for (int i = 0; i < 3; i++)
     p[i] = isfinite (t->position[i]) ? (float) (t->position[i] * sc->metres) : 0.f;
   glm_vec4_copy ((float *) t->rotation, q);

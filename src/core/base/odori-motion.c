@@ -199,7 +199,46 @@ odori_motion_unref (OdoriMotion *motion)
   g_free (motion->segments);
   g_free (motion->transforms);
   g_free (motion->path);
+  g_free (motion->root_offsets);
+  g_free (motion->follows_root);
   g_free (motion);
+}
+
+const OdoriTransform *
+odori_motion_get_frame (const OdoriMotion *motion,
+                        guint              frame,
+                        OdoriTransform    *buf)
+{
+  const OdoriTransform *stored = odori_motion_get (motion, frame, 0);
+  const float          *off;
+
+  if (motion->root_offsets == NULL)
+    return stored;
+  off = motion->root_offsets + (gsize) frame * 3;
+  memcpy (buf, stored, motion->n_segments * sizeof (OdoriTransform));
+  for (guint s = 0; s < motion->n_segments; s++)
+    if (motion->follows_root[s])
+      for (int k = 0; k < 3; k++)
+        buf[s].position[k] += off[k];
+  return buf;
+}
+
+void
+odori_motion_set_root_offsets (OdoriMotion  *motion,
+                               const guint8 *follows)
+{
+  g_return_if_fail (motion != NULL);
+
+  if (follows == NULL)
+    {
+      g_clear_pointer (&motion->root_offsets, g_free);
+      g_clear_pointer (&motion->follows_root, g_free);
+      return;
+    }
+  if (motion->root_offsets == NULL)
+    motion->root_offsets = g_new0 (float, (gsize) MAX (motion->n_frames, 1) * 3);
+  g_free (motion->follows_root);
+  motion->follows_root = g_memdup2 (follows, MAX (motion->n_segments, 1));
 }
 
 void
@@ -255,6 +294,15 @@ odori_motion_resize (OdoriMotion *motion,
     }
   g_free (motion->transforms);
   motion->transforms = t;
+  if (motion->root_offsets != NULL)
+    {
+      guint old = motion->n_frames;
+
+      motion->root_offsets = g_renew (float, motion->root_offsets, (gsize) MAX (n_frames, 1) * 3);
+      for (guint f = old; f < n_frames; f++)
+        for (int k = 0; k < 3; k++)
+          motion->root_offsets[(gsize) f * 3 + k] = old > 0 ? motion->root_offsets[(gsize) (old - 1) * 3 + k] : 0;
+    }
   motion->n_frames = n_frames;
   return TRUE;
 }
@@ -277,6 +325,12 @@ odori_motion_copy (const OdoriMotion *motion)
     }
   memcpy (copy->transforms, motion->transforms,
           (gsize) motion->n_frames * motion->n_segments * sizeof (OdoriTransform));
+  if (motion->root_offsets != NULL)
+    for (guint f = 0; f < motion->n_frames; f++)
+      for (guint s = 0; s < motion->n_segments; s++)
+        if (motion->follows_root[s])
+          for (int k = 0; k < 3; k++)
+            odori_motion_get (copy, f, s)->position[k] += motion->root_offsets[(gsize) f * 3 + k];
   return copy;
 }
 
@@ -310,9 +364,12 @@ odori_motion_equal (const OdoriMotion *a,
   for (guint f = 0; f < a->n_frames; f++)
     for (guint s = 0; s < a->n_segments; s++)
       {
-        const OdoriTransform *ta = odori_motion_get (a, f, s);
-        const OdoriTransform *tb = odori_motion_get (b, f, s);
+        OdoriTransform        wa, wb;
+        const OdoriTransform *ta = &wa, *tb = &wb;
         double angle;
+
+        odori_motion_get_world (a, f, s, &wa);
+        odori_motion_get_world (b, f, s, &wb);
 
         for (int i = 0; i < 3; i++)
           {
@@ -378,8 +435,13 @@ odori_motion_resample (const OdoriMotion *motion,
 
   if (same)
     {
-      memcpy (clip->transforms, odori_motion_get (motion, first - 1, 0),
-              (gsize) n * n_seg * sizeof (OdoriTransform));
+      for (guint j = 0; j < n; j++)
+        {
+          const OdoriTransform *src = odori_motion_get_frame (motion, first - 1 + j, odori_motion_get (clip, j, 0));
+
+          if (src != odori_motion_get (clip, j, 0))
+            memcpy (odori_motion_get (clip, j, 0), src, n_seg * sizeof (OdoriTransform));
+        }
       return clip;
     }
 
@@ -392,9 +454,12 @@ odori_motion_resample (const OdoriMotion *motion,
 
       for (guint s = 0; s < n_seg; s++)
         {
-          const OdoriTransform *a = odori_motion_get (motion, first - 1 + i0, s);
-          const OdoriTransform *b = odori_motion_get (motion, first - 1 + i1, s);
+          OdoriTransform        wa, wb;
+          const OdoriTransform *a = &wa, *b = &wb;
           OdoriTransform *t = odori_motion_get (clip, j, s);
+
+          odori_motion_get_world (motion, first - 1 + i0, s, &wa);
+          odori_motion_get_world (motion, first - 1 + i1, s, &wb);
 
           for (int k = 0; k < 3; k++)
             {

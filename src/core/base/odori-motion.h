@@ -92,6 +92,14 @@ struct _OdoriMotion
   OdoriSegment   *segments;      /* n_segments */
   OdoriTransform *transforms;    /* n_frames * n_segments, one allocation */
   char           *path;          /* file it came from, or NULL */
+  /* Root offsets, kept by a composer that edits (odori_composer_set_incremental ()):
+   * NULL, or n_frames translations, each added to the stored position of every segment
+   * whose follows_root[] is set. A move on the root track then rewrites one offset a
+   * frame instead of every later frame's transforms. Read such a motion's world
+   * transforms with odori_motion_get_world () or odori_motion_get_frame ();
+   * odori_motion_get () gives the stored ones. Only the composer sets them. */
+  float  *root_offsets; /* n_frames * 3, or NULL */
+  guint8 *follows_root; /* n_segments, or NULL */
 };
 
 /* Allocates a motion whose transforms are identity (scale 100 percent, units INCHES,
@@ -125,10 +133,61 @@ odori_motion_get (const OdoriMotion *motion,
 {
   return &motion->transforms[(gsize) frame * motion->n_segments + segment];
 }
-/* Changes the number of frames (keeping the first ones; new frames copy the last). */
+/* The world transform of SEGMENT at FRAME (0-based): the stored one, plus the frame's
+ * root offset if the motion has them. */
+static inline void
+odori_motion_get_world (const OdoriMotion *motion,
+                        guint              frame,
+                        guint              segment,
+                        OdoriTransform    *out)
+{
+  *out = motion->transforms[(gsize) frame * motion->n_segments + segment];
+  if (G_UNLIKELY (motion->root_offsets != NULL) && motion->follows_root[segment])
+    for (int k = 0; k < 3; k++)
+      out->position[k] += motion->root_offsets[(gsize) frame * 3 + k];
+}
+/* The same as a pointer: to the stored transform when the motion has no root offsets,
+ * else to BUF, filled. */
+static inline const OdoriTransform *
+odori_motion_world (const OdoriMotion *motion,
+                    guint              frame,
+                    guint              segment,
+                    OdoriTransform    *buf)
+{
+  if (G_LIKELY (motion->root_offsets == NULL))
+    return &motion->transforms[(gsize) frame * motion->n_segments + segment];
+  odori_motion_get_world (motion, frame, segment, buf);
+  return buf;
+}
+/* The same for the position alone, into OUT. */
+static inline void
+odori_motion_get_world_position (const OdoriMotion *motion,
+                                 guint              frame,
+                                 guint              segment,
+                                 float              out[3])
+{
+  const float *p = motion->transforms[(gsize) frame * motion->n_segments + segment].position;
+
+  out[0] = p[0], out[1] = p[1], out[2] = p[2];
+  if (G_UNLIKELY (motion->root_offsets != NULL) && motion->follows_root[segment])
+    for (int k = 0; k < 3; k++)
+      out[k] += motion->root_offsets[(gsize) frame * 3 + k];
+}
+/* FRAME's world transforms (n_segments of them): the motion's own when it has no root
+ * offsets, else written into BUF (n_segments) and BUF returned. */
+const OdoriTransform *odori_motion_get_frame (const OdoriMotion *motion,
+                                              guint              frame,
+                                              OdoriTransform    *buf);
+/* Gives MOTION root offsets (all zero) for the segments FOLLOWS (n_segments) marks, or
+ * with FOLLOWS NULL drops them (stored transforms are left as they are). */
+void odori_motion_set_root_offsets (OdoriMotion  *motion,
+                                    const guint8 *follows);
+/* Changes the number of frames (keeping the first ones; new frames copy the last, with
+ * its root offset). */
 gboolean        odori_motion_resize            (OdoriMotion       *motion,
                                                 guint              n_frames,
                                                 GError           **error);
+/* A copy of MOTION's world transforms: root offsets are added in, the copy has none. */
 OdoriMotion    *odori_motion_copy              (const OdoriMotion *motion);
 /* A motion resampled to FRAME_TIME (frames FIRST..LAST, 1-based inclusive):
  * round(n · t_src / t) frames, frame j reading source time j · t. */

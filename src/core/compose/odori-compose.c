@@ -104,12 +104,11 @@ struct _OdoriComposer
   char           *plan_key;     /* parts and sensors, to notice structural edits */
   char           *reference;    /* the reference skeleton's show file, or NULL */
   OdoriMotion    *out;
-  /* Kept for updates (odori_composer_set_incremental ()): per output frame and sensor,
-   * the position before its root offset (world-space sensors) or before its anchor's
-   * position (relative ones), so that a frame whose offsets alone changed is shifted
-   * exactly as a full compose would have made it. NULL when not kept. */
-  float          *pre;
-  gboolean        keep_pre;
+  /* For updates (odori_composer_set_incremental ()): out keeps its root offsets apart
+   * (OdoriMotion.root_offsets), so that a frame whose offsets alone changed is done by
+   * writing its offset, the transforms left as they are. */
+  gboolean        keep_offsets;
+  guint8         *follows;      /* per sensor: moves with the root offset */
   FrameDesc      *scratch;      /* descriptors of an update, reused (n_scratch frames) */
   GPtrArray      *spare_desc;   /* the last plan's descriptor buffers, for the next plan's
                                  * first recompose (fresh pages cost more than the work) */
@@ -204,7 +203,7 @@ odori_composer_free (OdoriComposer *self)
   g_clear_pointer (&self->sensors, g_ptr_array_unref);
   g_clear_pointer (&self->sensor_index, g_hash_table_unref);
   g_clear_pointer (&self->out, odori_motion_unref);
-  g_clear_pointer (&self->pre, g_free);
+  g_clear_pointer (&self->follows, g_free);
   g_clear_pointer (&self->scratch, g_free);
   g_clear_pointer (&self->seams, g_array_unref);
   g_clear_pointer (&self->foot_lock, odori_foot_lock_free);
@@ -1183,9 +1182,6 @@ build_plan (OdoriComposer *self,
       if (same)
         self->out = g_steal_pointer (&old_out);
     }
-  if (self->out == NULL)
-    g_clear_pointer (&self->pre, g_free);
-
   show = first_show (self->index);
   if (show != NULL)
     {
@@ -1331,7 +1327,7 @@ odori_composer_set_incremental (OdoriComposer *self,
                                 gboolean       incremental)
 {
   g_return_if_fail (self != NULL);
-  self->keep_pre = incremental != FALSE;
+  self->keep_offsets = incremental != FALSE;
 }
 
 guint64
@@ -1682,7 +1678,7 @@ sample_relative (OdoriComposer *self,
 
 /* The root offset of a frame: its sample's, or inside a blend the two samples' mixed by
  * the blend's weight (positions are mixed before it is added, so that an edit that moves
- * the offsets alone shifts the frame exactly: see self->pre). */
+ * the offsets alone changes the offset alone: see self->keep_offsets). */
 static inline void
 desc_offset (const FrameDesc *d,
              float            off[3])
@@ -1692,14 +1688,6 @@ desc_offset (const FrameDesc *d,
       off[k] = d->a.d[k] + d->w * (d->b.d[k] - d->a.d[k]);
   else
     memcpy (off, d->a.d, sizeof (float) * 3);
-}
-
-static inline float *
-pre_get (OdoriComposer *self,
-         guint          frame,
-         int            sensor)
-{
-  return self->pre + ((gsize) frame * self->sensors->len + sensor) * 3;
 }
 
 static void
@@ -1726,54 +1714,9 @@ compose_world (OdoriComposer   *self,
         }
       else
         sample_base (&d->a, s, out);
-      if (self->pre != NULL)
-        memcpy (pre_get (self, frame, s), out->position, sizeof out->position);
-      for (int c = 0; c < 3; c++)
-        out->position[c] += off[c];
-    }
-}
-
-/* A frame whose descriptor changed in its root offsets only (and whose anchor moved
- * only, if any): the positions are made again from what was kept, exactly as
- * compose_world () and compose_relative () make them. */
-static void
-shift_world (OdoriComposer   *self,
-             const FrameDesc *d,
-             GArray          *sensors,
-             guint            frame)
-{
-  float off[3];
-
-  desc_offset (d, off);
-  for (guint k = 0; k < sensors->len; k++)
-    {
-      int s = g_array_index (sensors, int, k);
-      float *p = odori_motion_get (self->out, frame, s)->position;
-      const float *pre = pre_get (self, frame, s);
-
-      for (int c = 0; c < 3; c++)
-        p[c] = pre[c] + off[c];
-    }
-}
-
-static void
-shift_relative (OdoriComposer *self,
-                int            anchor,
-                GArray        *sensors,
-                guint          frame)
-{
-  const float *a = odori_motion_get (self->out, frame, anchor)->position;
-
-  for (guint k = 0; k < sensors->len; k++)
-    {
-      int s = g_array_index (sensors, int, k);
-      float *p = odori_motion_get (self->out, frame, s)->position;
-      const float *pre = pre_get (self, frame, s);
-
-      if (s == anchor)
-        continue;
-      for (int c = 0; c < 3; c++)
-        p[c] = a[c] + pre[c];
+      if (self->out->root_offsets == NULL)
+        for (int c = 0; c < 3; c++)
+          out->position[c] += off[c];
     }
 }
 
@@ -1834,8 +1777,6 @@ compose_relative_fast (OdoriComposer        *self,
           sample_relative (self, sample, anchor, s, &rel);
           odori_quat_mul (a->rotation, rel.rotation, out->rotation);
           odori_quat_rotate (a->rotation, rel.position, rotated);
-          if (self->pre != NULL)
-            memcpy (pre_get (self, frame, s), rotated, sizeof rotated);
           for (int c = 0; c < 3; c++)
             out->position[c] = a->position[c] + rotated[c];
           memcpy (out->scale, rel.scale, sizeof out->scale);
@@ -1847,8 +1788,6 @@ compose_relative_fast (OdoriComposer        *self,
         d[c] = src->position[c] - src_a->position[c];
       for (int c = 0; c < 3; c++)
         r[c] = m[c][0] * d[0] + m[c][1] * d[1] + m[c][2] * d[2];
-      if (self->pre != NULL)
-        memcpy (pre_get (self, frame, s), r, sizeof r);
       for (int c = 0; c < 3; c++)
         out->position[c] = a->position[c] + r[c];
       memcpy (out->scale, src->scale, sizeof out->scale);
@@ -1890,8 +1829,6 @@ compose_relative (OdoriComposer   *self,
 
       odori_quat_mul (a->rotation, rel.rotation, out->rotation);
       odori_quat_rotate (a->rotation, rel.position, rotated);
-      if (self->pre != NULL)
-        memcpy (pre_get (self, frame, s), rotated, sizeof rotated);
       for (int c = 0; c < 3; c++)
         out->position[c] = a->position[c] + rotated[c];
       memcpy (out->scale, rel.scale, sizeof out->scale);
@@ -1902,9 +1839,9 @@ compose_relative (OdoriComposer   *self,
 enum
 {
   CLEAN = 0,
-  SHIFT = 1,   /* only its root offsets changed, or its anchor only moved: positions are
-                * made again from self->pre */
-  REDO = 2,    /* sampled and re-attached again */
+  SHIFT = 1, /* only its root offset changed, or its anchor's: the transforms stay,
+              * the frame's root offset is written again */
+  REDO = 2,  /* sampled and re-attached again */
 };
 
 /* Whether two descriptors sample the same clips at the same frames, headings and weight:
@@ -1966,7 +1903,7 @@ compose_threads (guint64 work)
 
 /* Frame by frame (each frame's transforms are touched once), parts in dependency order:
  * tracks without symbols follow the root; every part follows its anchor's owner. A frame
- * shifted only is made again from self->pre. */
+ * shifted only keeps its transforms: its root offset alone is written again. */
 static gpointer
 compose_frames (gpointer data)
 {
@@ -1993,30 +1930,25 @@ compose_frames (gpointer data)
           part->dirty[f] = kind;
           if (kind == CLEAN)
             continue;
-          d = part_desc (self, p) + f;
           if (kind == SHIFT)
             {
-              /* a part without world-space sensors needs no descriptor here */
-              if (part->world->len > 0)
-                shift_world (self, d, part->world, f);
-              if (part->rel->len > 0)
-                shift_relative (self, part->anchor, part->rel, f);
+              /* out keeps the offsets apart (SHIFT is never marked otherwise) */
               shifted += part->world->len + part->rel->len;
               continue;
             }
+          d = part_desc (self, p) + f;
           compose_world (self, d, part->world, f);
           if (part->rel->len > 0)
             compose_relative (self, d, part->anchor, part->rel, f);
           computed += part->world->len + part->rel->len;
         }
 
+      if (root->dirty[f] != CLEAN && self->out->root_offsets != NULL)
+        desc_offset (&root->desc[f], self->out->root_offsets + (gsize) f * 3);
       if (self->unnamed->len == 0)
         continue;
       if (root->dirty[f] == SHIFT)
-        {
-          shift_relative (self, self->root_sensor, self->unnamed, f);
-          shifted += self->unnamed->len;
-        }
+        shifted += self->unnamed->len;
       else if (root->dirty[f] == REDO)
         {
           compose_relative (self, &root->desc[f], self->root_sensor, self->unnamed, f);
@@ -2026,6 +1958,36 @@ compose_frames (gpointer data)
   range->computed = computed;
   range->shifted = shifted;
   return NULL;
+}
+
+/* Which sensors move with the root offset: the root track's world-space ones, those of
+ * tracks without symbols (they follow the root track), those placed relative to one of
+ * these, and the sensors no track names. Other tracks' world-space sensors never have
+ * an offset (compute_root_offsets () is the root track's alone). */
+static void
+compute_follows (OdoriComposer *self)
+{
+  guint n = MAX (self->sensors->len, 1);
+
+  self->follows = g_renew (guint8, self->follows, n);
+  memset (self->follows, 0, n);
+  for (guint p = 0; p < self->n_parts; p++)
+    {
+      Part *part = &self->parts[p];
+
+      if ((int) p == self->root || part->placed->len == 0)
+        for (guint k = 0; k < part->world->len; k++)
+          self->follows[g_array_index (part->world, int, k)] = 1;
+    }
+  for (guint k = 0; k < self->n_parts; k++)
+    {
+      Part *part = &self->parts[self->order[k]];
+
+      for (guint i = 0; i < part->rel->len; i++)
+        self->follows[g_array_index (part->rel, int, i)] = part->anchor >= 0 && self->follows[part->anchor];
+    }
+  for (guint i = 0; i < self->unnamed->len; i++)
+    self->follows[g_array_index (self->unnamed, int, i)] = self->root_sensor >= 0 && self->follows[self->root_sensor];
 }
 
 /* Recomputes the descriptors that may have changed, marks the frames whose descriptor
@@ -2039,14 +2001,14 @@ recompose (OdoriComposer *self,
   guint n = score_length (self);
   guint old_n = self->n_desc;
   int blend = self->blend_override >= 0 ? self->blend_override : MAX (self->score->blend, 0);
-  guint64 computed = 0, shifted = 0;
+  guint64 computed = 0, shifted = 0, redo = 0;
   guint   glo = G_MAXUINT, ghi = 0;
 
   if (blend != self->blend)
     force = TRUE;
   self->blend = blend;
-  if (self->keep_pre && self->pre == NULL && self->out != NULL)
-    force = TRUE;  /* what updates keep is made by a full compose */
+  if (self->out != NULL && (self->out->root_offsets != NULL) != self->keep_offsets)
+    force = TRUE; /* offsets kept apart or added in: every frame is made again */
 
   if (self->out == NULL)
     {
@@ -2066,15 +2028,13 @@ recompose (OdoriComposer *self,
       return 0;
     }
   self->n_frames = n;
-  if (self->keep_pre && (self->pre == NULL || n != old_n || force))
+  if (self->keep_offsets)
     {
-      /* frames keep their place: a longer or shorter dance keeps the earlier frames' */
-      if (self->pre == NULL)
-        force = TRUE;
-      self->pre = g_renew (float, self->pre, (gsize) MAX (n, 1) * MAX (self->sensors->len, 1) * 3);
+      compute_follows (self);
+      odori_motion_set_root_offsets (self->out, self->follows);
     }
-  else if (!self->keep_pre)
-    g_clear_pointer (&self->pre, g_free);
+  else
+    odori_motion_set_root_offsets (self->out, NULL);
 
   /* Descriptors of the parts with their own symbols (the root always has some). */
   for (guint p = 0; p < self->n_parts; p++)
@@ -2094,6 +2054,7 @@ recompose (OdoriComposer *self,
               memset (part->dirty, REDO, n);
               glo = 1;
               ghi = n;
+              redo += n;
             }
           continue;
         }
@@ -2112,6 +2073,7 @@ recompose (OdoriComposer *self,
           memset (part->dirty, REDO, n);
           glo = 1;
           ghi = n;
+          redo += n;
           continue;
         }
 
@@ -2140,8 +2102,11 @@ recompose (OdoriComposer *self,
       for (guint f = from - 1; f < to; f++)
         if (f >= old_n || memcmp (&fresh[f], &part->desc[f], sizeof (FrameDesc)) != 0)
           {
-            part->dirty[f] = f < old_n && self->pre != NULL &&
-                             same_samples (&fresh[f], &part->desc[f]) ? SHIFT : REDO;
+            part->dirty[f] = f < old_n && self->keep_offsets &&
+                                     same_samples (&fresh[f], &part->desc[f])
+                                 ? SHIFT
+                                 : REDO;
+            redo += part->dirty[f] == REDO;
             part->desc[f] = fresh[f];
             glo = MIN (glo, f + 1);
             ghi = MAX (ghi, f + 1);
@@ -2152,8 +2117,9 @@ recompose (OdoriComposer *self,
   if (glo <= ghi)
     {
       /* Frames are independent of each other: a long range is split between threads
-       * (each writes its own frames of out, pre and the dirty marks). */
-      guint                  n_threads = compose_threads ((guint64) (ghi - glo + 1) * self->sensors->len);
+       * (each writes its own frames of out and the dirty marks). A shifted frame costs
+       * its offset alone, one segment-frame's work or less. */
+      guint                  n_threads = compose_threads (MIN (redo, ghi - glo + 1) * self->sensors->len + (ghi - glo + 1));
       g_autofree FrameRange *ranges = g_new0 (FrameRange, n_threads);
       guint                  step = (ghi - glo + 1) / n_threads;
 

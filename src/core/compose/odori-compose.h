@@ -84,12 +84,13 @@ void            odori_composer_set_foot_lock   (OdoriComposer   *composer,
 OdoriFootLock  *odori_composer_get_foot_lock   (OdoriComposer   *composer);
 void            odori_composer_set_root_match  (OdoriComposer   *composer,
                                                 OdoriRootMatch   match);
-/* Keeps what makes updates after a move on the root track fast (docs/composition.md,
- * "Incremental recomposition"): per output frame and sensor, its position before its
- * root offset or its anchor's position, 12 bytes per segment-frame. Off by default (a
- * one-off compose needs it not); an editor turns it on before composing (turned on
- * later, the next update recomposes everything once to make it). The motion composed
- * is the same either way, bit for bit. */
+/* Keeps the composed motion's root offsets apart (OdoriMotion.root_offsets), so that
+ * an update after a move on the root track writes one offset for each later frame
+ * instead of their transforms (docs/composition.md, "Incremental recomposition"). Off
+ * by default: a one-off compose adds them in, and its motion has none. An editor turns
+ * it on before composing (turned on or off later, the next update recomposes every
+ * frame). Its world transforms are the same as without, up to float rounding; read them
+ * with odori_motion_get_world () and friends. */
 void            odori_composer_set_incremental (OdoriComposer   *composer,
                                                 gboolean         incremental);
 /* Segment-frames the last compose or update shifted (their root offsets alone changed)

@@ -339,12 +339,22 @@ odori_foot_lock_get_max_drop (const OdoriFootLock *self)
 
 /* Analysis */
 
-static const float *
+/* A segment's world position (a composed motion may keep root offsets apart), by value:
+ * seg_pos (...).v lives to the end of the expression that reads it. */
+typedef struct
+{
+  float v[3];
+} Pos;
+
+static inline Pos
 seg_pos (const OdoriMotion *motion,
          guint              frame,
          int                seg)
 {
-  return odori_motion_get (motion, frame, seg)->position;
+  Pos p;
+
+  odori_motion_get_world_position (motion, frame, seg, p.v);
+  return p;
 }
 
 /* The coordinate axis nearest the mean hip-above-ankle direction, signed. */
@@ -359,8 +369,10 @@ find_up (OdoriFootLock     *self,
   for (guint f = 0; f < motion->n_frames; f += step)
     for (guint l = 0; l < self->n_legs; l++)
       {
-        const float *h = seg_pos (motion, f, self->legs[l].hip);
-        const float *a = seg_pos (motion, f, self->legs[l].ankle);
+        const Pos    at_h = seg_pos (motion, f, self->legs[l].hip);
+        const float *h = at_h.v;
+        const Pos    at_a = seg_pos (motion, f, self->legs[l].ankle);
+        const float *a = at_a.v;
 
         if (finite3 (h) && finite3 (a))
           for (int i = 0; i < 3; i++)
@@ -384,12 +396,12 @@ leg_scale (const Leg         *leg,
     {
       double h[3], k[3], a[3], d1[3], d2[3];
 
-      if (!finite3 (seg_pos (motion, f, leg->hip)) || !finite3 (seg_pos (motion, f, leg->knee)) ||
-          !finite3 (seg_pos (motion, f, leg->ankle)))
+      if (!finite3 (seg_pos (motion, f, leg->hip).v) || !finite3 (seg_pos (motion, f, leg->knee).v) ||
+          !finite3 (seg_pos (motion, f, leg->ankle).v))
         continue;
-      load3 (seg_pos (motion, f, leg->hip), h);
-      load3 (seg_pos (motion, f, leg->knee), k);
-      load3 (seg_pos (motion, f, leg->ankle), a);
+      load3 (seg_pos (motion, f, leg->hip).v, h);
+      load3 (seg_pos (motion, f, leg->knee).v, k);
+      load3 (seg_pos (motion, f, leg->ankle).v, a);
       sub3 (k, h, d1);
       sub3 (a, k, d2);
       sum += norm3 (d1) + norm3 (d2);
@@ -448,7 +460,8 @@ find_floor (OdoriFootLock     *self,
   for (guint l = 0; l < self->n_legs; l++)
     for (guint f = 0; f < motion->n_frames; f++)
       {
-        const float *a = seg_pos (motion, f, self->legs[l].ankle);
+        const Pos    at_a = seg_pos (motion, f, self->legs[l].ankle);
+        const float *a = at_a.v;
         double       p[3];
 
         if (!finite3 (a))
@@ -486,9 +499,12 @@ raw_contacts (OdoriFootLock     *self,
   for (guint f = 0; f < n; f++)
     {
       guint        f0 = f > 0 ? f - 1 : f, f1 = f + 1 < n ? f + 1 : f;
-      const float *a = seg_pos (motion, f, leg->ankle);
-      const float *a0 = seg_pos (motion, f0, leg->ankle);
-      const float *a1 = seg_pos (motion, f1, leg->ankle);
+      const Pos    at_a = seg_pos (motion, f, leg->ankle);
+      const float *a = at_a.v;
+      const Pos    at_a0 = seg_pos (motion, f0, leg->ankle);
+      const float *a0 = at_a0.v;
+      const Pos    at_a1 = seg_pos (motion, f1, leg->ankle);
+      const float *a1 = at_a1.v;
       double       p[3], p0[3], p1[3], v[3];
 
       raw[f] = 0;
@@ -583,13 +599,13 @@ fill_corrections (OdoriFootLock     *self,
       double                  plant[3], last[3] = { 0, 0, 0 };
       guint                   r, end;
 
-      load3 (seg_pos (motion, c->first, leg->ankle), plant);
+      load3 (seg_pos (motion, c->first, leg->ankle).v, plant);
       for (guint f = c->first; f <= c->last; f++)
         {
           double a[3], d[3];
 
           /* horizontally: a heel that rises at the contact's end is not a slide */
-          load3 (seg_pos (motion, f, leg->ankle), a);
+          load3 (seg_pos (motion, f, leg->ankle).v, a);
           sub3 (plant, a, d);
           reject3 (d, self->up, lc + (gsize) f * 3);
         }
@@ -658,9 +674,9 @@ fill_drops (OdoriFootLock     *self,
 
           if (c[0] == 0 && c[1] == 0 && c[2] == 0)
             continue;
-          load3 (seg_pos (motion, f, leg->hip), h);
-          load3 (seg_pos (motion, f, leg->knee), k);
-          load3 (seg_pos (motion, f, leg->ankle), a);
+          load3 (seg_pos (motion, f, leg->hip).v, h);
+          load3 (seg_pos (motion, f, leg->knee).v, k);
+          load3 (seg_pos (motion, f, leg->ankle).v, a);
           sub3 (k, h, d1);
           sub3 (a, k, d2);
           sub3 (a, h, d0);
@@ -754,12 +770,12 @@ update_normal (Leg               *leg,
 {
   double h[3], k[3], a[3], u[3], kv[3], perp[3], n[3];
 
-  if (!finite3 (seg_pos (motion, f, leg->hip)) || !finite3 (seg_pos (motion, f, leg->knee)) ||
-      !finite3 (seg_pos (motion, f, leg->ankle)))
+  if (!finite3 (seg_pos (motion, f, leg->hip).v) || !finite3 (seg_pos (motion, f, leg->knee).v) ||
+      !finite3 (seg_pos (motion, f, leg->ankle).v))
     return FALSE;
-  load3 (seg_pos (motion, f, leg->hip), h);
-  load3 (seg_pos (motion, f, leg->knee), k);
-  load3 (seg_pos (motion, f, leg->ankle), a);
+  load3 (seg_pos (motion, f, leg->hip).v, h);
+  load3 (seg_pos (motion, f, leg->knee).v, k);
+  load3 (seg_pos (motion, f, leg->ankle).v, a);
   sub3 (a, h, u);
   sub3 (k, h, kv);
   if (!normalize3 (u, 1e-9 * leg->scale))
@@ -899,8 +915,10 @@ odori_foot_lock_travel (const OdoriFootLock *self,
 
   for (guint f = first + 1; f <= last && f < motion->n_frames; f++)
     {
-      const float *p = seg_pos (motion, f, self->legs[leg].ankle);
-      const float *q = seg_pos (motion, f - 1, self->legs[leg].ankle);
+      const Pos    at_p = seg_pos (motion, f, self->legs[leg].ankle);
+      const float *p = at_p.v;
+      const Pos    at_q = seg_pos (motion, f - 1, self->legs[leg].ankle);
+      const float *q = at_q.v;
       double       a[3], b[3], d[3], h[3];
 
       if (!finite3 (p) || !finite3 (q))
@@ -929,15 +947,15 @@ report_contacts (OdoriFootLock     *self,
       c->slide_before = odori_foot_lock_travel (self, src, c->leg, c->first, c->last);
       c->slide_after = odori_foot_lock_travel (self, dest, c->leg, c->first, c->last);
       c->max_drop = c->max_miss = 0;
-      load3 (seg_pos (src, c->first, leg->ankle), plant);
+      load3 (seg_pos (src, c->first, leg->ankle).v, plant);
       plant_up = dot3 (plant, self->up);
       for (guint f = c->first; f <= c->last; f++)
         {
           double a[3], d[3], b[3], rise;
 
           /* the plant at the height the ankle had before locking */
-          load3 (seg_pos (dest, f, leg->ankle), a);
-          load3 (seg_pos (src, f, leg->ankle), b);
+          load3 (seg_pos (dest, f, leg->ankle).v, a);
+          load3 (seg_pos (src, f, leg->ankle).v, b);
           rise = dot3 (b, self->up) - plant_up;
           sub3 (a, plant, d);
           for (int k = 0; k < 3; k++)
@@ -954,8 +972,10 @@ horizontal_step (const OdoriFootLock *self,
                  int                  seg,
                  guint                f)
 {
-  const float *p = seg_pos (motion, f, seg);
-  const float *q = seg_pos (motion, f - 1, seg);
+  const Pos    at_p = seg_pos (motion, f, seg);
+  const float *p = at_p.v;
+  const Pos    at_q = seg_pos (motion, f - 1, seg);
+  const float *q = at_q.v;
   double       a[3], b[3], d[3], h[3];
 
   if (!finite3 (p) || !finite3 (q))
@@ -1038,7 +1058,7 @@ lock_frame (OdoriFootLock     *self,
 
       if (drop[f] == 0 && c[0] == 0 && c[1] == 0 && c[2] == 0)
         continue;
-      load3 (seg_pos (src, f, self->legs[l].ankle), target);
+      load3 (seg_pos (src, f, self->legs[l].ankle).v, target);
       for (int i = 0; i < 3; i++)
         target[i] += c[i];
       solve_leg (&self->legs[l], dest, f, target);
@@ -1056,10 +1076,28 @@ read_joints (const OdoriFootLock *self,
 {
   for (guint l = 0; l < self->n_legs; l++)
     {
-      memcpy (j + l * 9, seg_pos (motion, f, self->legs[l].hip), sizeof (float) * 3);
-      memcpy (j + l * 9 + 3, seg_pos (motion, f, self->legs[l].knee), sizeof (float) * 3);
-      memcpy (j + l * 9 + 6, seg_pos (motion, f, self->legs[l].ankle), sizeof (float) * 3);
+      memcpy (j + l * 9, seg_pos (motion, f, self->legs[l].hip).v, sizeof (float) * 3);
+      memcpy (j + l * 9 + 3, seg_pos (motion, f, self->legs[l].knee).v, sizeof (float) * 3);
+      memcpy (j + l * 9 + 6, seg_pos (motion, f, self->legs[l].ankle).v, sizeof (float) * 3);
     }
+}
+
+/* Frames [FROM, TO) of SRC's world transforms into DEST (which keeps no root offsets). */
+static void
+copy_world (const OdoriMotion *src,
+            OdoriMotion       *dest,
+            guint              from,
+            guint              to)
+{
+  gsize frame = sizeof (OdoriTransform) * src->n_segments;
+
+  if (src->root_offsets == NULL)
+    {
+      memcpy (odori_motion_get (dest, from, 0), odori_motion_get (src, from, 0), frame * (to - from));
+      return;
+    }
+  for (guint f = from; f < to; f++)
+    odori_motion_get_frame (src, f, odori_motion_get (dest, f, 0));
 }
 
 guint
@@ -1077,7 +1115,7 @@ odori_foot_lock_apply (OdoriFootLock     *self,
   g_return_val_if_fail (dest->n_segments == src->n_segments && dest->n_frames == src->n_frames, 0);
 
   n = src->n_frames;
-  memcpy (dest->transforms, src->transforms, sizeof (OdoriTransform) * n * src->n_segments);
+  copy_world (src, dest, 0, n);
   g_array_set_size (self->contacts, 0);
   self->max_drop = 0;
   self->n_steps = 0;
@@ -1154,8 +1192,7 @@ odori_foot_lock_update (OdoriFootLock     *self,
         return odori_foot_lock_apply (self, src, dest);
     }
 
-  memcpy (odori_motion_get (dest, first, 0), odori_motion_get (src, first, 0),
-          sizeof (OdoriTransform) * src->n_segments * (last - first + 1));
+  copy_world (src, dest, first, last + 1);
   for (guint l = 0; l < self->n_legs; l++)
     {
       /* the bend normal as it was before FIRST: that of the last bent frame */

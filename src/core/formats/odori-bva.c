@@ -1614,7 +1614,8 @@ write_segment (const OdoriMotion *motion,
 
   for (guint f = 0; f < motion->n_frames; f++)
     {
-      const OdoriTransform *t = odori_motion_get (motion, f, segment);
+      OdoriTransform        t_world;
+      const OdoriTransform *t = odori_motion_world (motion, f, segment, &t_world);
       double v[ODORI_N_FIELDS] = { 0 };
       gsize len = 0;
 

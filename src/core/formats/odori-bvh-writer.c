@@ -352,7 +352,7 @@ frame0_transform (const OdoriMotion *motion,
       glm_quat_identity (q);
       return;
     }
-  glm_vec3_copy (odori_motion_get (motion, 0, segment)->position, p);
+  odori_motion_get_world_position (motion, 0, segment, p);
   glm_quat_copy (odori_motion_get (motion, 0, segment)->rotation, q);
   glm_quat_normalize (q);
 }
@@ -378,8 +378,10 @@ frame_offset (const OdoriMotion *motion,
               guint              parent_segment,
               vec3               offset)
 {
-  const OdoriTransform *xf = odori_motion_get (motion, frame, segment);
-  const OdoriTransform *pxf = odori_motion_get (motion, frame, parent_segment);
+  OdoriTransform        xf_world;
+  const OdoriTransform *xf = odori_motion_world (motion, frame, segment, &xf_world);
+  OdoriTransform        pxf_world;
+  const OdoriTransform *pxf = odori_motion_world (motion, frame, parent_segment, &pxf_world);
   versor qp;
   vec3 d;
 
@@ -403,9 +405,11 @@ offset_varies (const OdoriMotion *motion,
 
   for (guint f = 0; f < motion->n_frames; f++)
     {
-      const float *p = odori_motion_get (motion, f, joint->segment)->position;
-      const float *pp = odori_motion_get (motion, f, parent->segment)->position;
+      float p[3], pp[3];
       vec3 offset;
+
+      odori_motion_get_world_position (motion, f, joint->segment, p);
+      odori_motion_get_world_position (motion, f, parent->segment, pp);
 
       frame_offset (motion, f, joint->segment, parent->segment, offset);
       for (int i = 0; i < 3; i++)
@@ -622,7 +626,8 @@ local_transform (const OdoriMotion *motion,
                  versor             q,
                  vec3               t)
 {
-  const OdoriTransform *xf = odori_motion_get (motion, frame, joint->segment);
+  OdoriTransform        xf_world;
+  const OdoriTransform *xf = odori_motion_world (motion, frame, joint->segment, &xf_world);
 
   glm_quat_copy ((float *) xf->rotation, q);
   glm_quat_normalize (q);
@@ -630,7 +635,8 @@ local_transform (const OdoriMotion *motion,
   if (joint->parent >= 0)
     {
       guint ps = g_array_index (joints, WriterJoint, joint->parent).segment;
-      const OdoriTransform *pxf = odori_motion_get (motion, frame, ps);
+      OdoriTransform        pxf_world;
+      const OdoriTransform *pxf = odori_motion_world (motion, frame, ps, &pxf_world);
       versor qp, inv, local;
       vec3 d;
 
@@ -713,7 +719,8 @@ write_frames (OdoriOutput       *out,
           if (parent_read != NULL)
             {
               guint ps = g_array_index (joints, WriterJoint, joint->parent).segment;
-              const OdoriTransform *pxf = odori_motion_get (motion, f, ps);
+              OdoriTransform        pxf_world;
+              const OdoriTransform *pxf = odori_motion_world (motion, f, ps, &pxf_world);
               versor qp;
               vec3 rotated;
 

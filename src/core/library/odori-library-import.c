@@ -1254,6 +1254,7 @@ odori_motion_orient_up (OdoriMotion *motion,
   versor r;
 
   g_return_if_fail (motion != NULL);
+  g_return_if_fail (motion->root_offsets == NULL); /* turn a copy (odori_motion_copy ()) */
 
   if (up == ODORI_UP_AUTO || up == ODORI_UP_Y)
     return;

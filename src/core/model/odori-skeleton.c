@@ -635,13 +635,16 @@ _odori_skeleton_parents_are_forest (const int *parent,
 
 static const float zero3[3] = { 0, 0, 0 };
 
+/* Frame 0's world position of SEGMENT (zero without frames), into BUF. */
 static const float *
 frame0_position (const OdoriMotion *motion,
-                 guint              segment)
+                 guint              segment,
+                 float              buf[3])
 {
   if (motion->n_frames == 0)
     return zero3;
-  return odori_motion_get (motion, 0, segment)->position;
+  odori_motion_get_world_position (motion, 0, segment, buf);
+  return buf;
 }
 
 static double
@@ -734,7 +737,8 @@ samples_init (Samples           *samples,
 
       for (guint s = 0; s < n; s++)
         {
-          const OdoriTransform *xf = odori_motion_get (motion, frame, s);
+          OdoriTransform        xf_world;
+          const OdoriTransform *xf = odori_motion_world (motion, frame, s, &xf_world);
           gsize i = (gsize) s * k + j;
 
           if (!transform_is_finite (xf))
@@ -1640,8 +1644,8 @@ motion_size (const BuildInfo *info,
 
         for (guint s = 0; s < motion->n_segments; s++)
           {
-            lo = MIN (lo, frame0_position (motion, s)[i]);
-            hi = MAX (hi, frame0_position (motion, s)[i]);
+            lo = MIN (lo, frame0_position (motion, s, (float[3]){ 0 })[i]);
+            hi = MAX (hi, frame0_position (motion, s, (float[3]){ 0 })[i]);
           }
         size = MAX (size, hi - lo);
       }
@@ -1681,7 +1685,7 @@ child_lengths (const BuildInfo *info)
       if (use_offsets)
         d = distance (zero3, motion->segments[s].offset);
       else
-        d = distance (frame0_position (motion, p), frame0_position (motion, s));
+        d = distance (frame0_position (motion, p, (float[3]){ 0 }), frame0_position (motion, s, (float[3]){ 0 }));
       if (isfinite (d))
         len[p] = MAX (len[p], d);
     }
@@ -1805,8 +1809,8 @@ build_skeleton (const BuildInfo *info)
             if (info->parent[c] == (int) s)
               child = (int) c;
           if (child >= 0 && (is_hips_name (motion->segments[child].name) ||
-                             frame0_position (motion, child)[1] - frame0_position (motion, s)[1] >
-                               0.2 * size))
+                             frame0_position (motion, child, (float[3]){ 0 })[1] - frame0_position (motion, s, (float[3]){ 0 })[1] >
+                                 0.2 * size))
             bone->radius = 0;
         }
       bone->length = (float) length;

@@ -523,6 +523,7 @@ pose_bone (OdoriSkin         *skin,
 {
   const OdoriBone *bone = &skin->skeleton->bones[b];
   BonePose *pose = &skin->poses[b];
+  OdoriTransform        xf_world;
   const OdoriTransform *xf;
   versor q;
   vec3 end = { 0, 0, 0 };
@@ -534,7 +535,7 @@ pose_bone (OdoriSkin         *skin,
       pose_missing_bone (skin, b);
       return;
     }
-  xf = odori_motion_get (motion, frame, skin->segment_of[b]);
+  xf = odori_motion_world (motion, frame, skin->segment_of[b], &xf_world);
   rotation_of (xf, q);
   glm_vec3_copy ((float *) xf->position, pose->start);
   pose->valid = TRUE;
@@ -545,14 +546,17 @@ pose_bone (OdoriSkin         *skin,
     n_children = 0;  /* a head points along the neck, not at its eyes */
   else if (skin->spine_child[b] >= 0 && skin->segment_of[skin->spine_child[b]] >= 0)
     {
-      glm_vec3_copy (odori_motion_get (motion, frame, skin->segment_of[skin->spine_child[b]])->position, end);
+      odori_motion_get_world_position (motion, frame, skin->segment_of[skin->spine_child[b]], end);
       n_children = 1;
     }
   else
     for (int c = skin->first_child[b]; c >= 0; c = skin->next_sibling[c])
       if (skin->segment_of[c] >= 0)
         {
-          glm_vec3_add (end, odori_motion_get (motion, frame, skin->segment_of[c])->position, end);
+          vec3 p;
+
+          odori_motion_get_world_position (motion, frame, skin->segment_of[c], p);
+          glm_vec3_add (end, p, end);
           n_children++;
         }
   if (n_children > 0)
