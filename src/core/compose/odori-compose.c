@@ -109,10 +109,9 @@ struct _OdoriComposer
    * writing its offset, the transforms left as they are. */
   gboolean        keep_offsets;
   guint8         *follows;      /* per sensor: moves with the root offset */
-  FrameDesc      *scratch;      /* descriptors of an update, reused (n_scratch frames) */
+  FrameDesc      *scratch;      /* descriptors of an update, reused (DESC_BLOCK frames) */
   GPtrArray      *spare_desc;   /* the last plan's descriptor buffers, for the next plan's
                                  * first recompose (fresh pages cost more than the work) */
-  guint           n_scratch;
   guint           changed_from; /* the output frames (1-based) the last recompose wrote; */
   guint           changed_to;   /* none when changed_from > changed_to */
   gboolean        changed_all;  /* it wrote every frame (a full compose) */
@@ -1458,7 +1457,10 @@ placed_blend (const Placed *p,
   return p->blend >= 0 ? p->blend : blend;
 }
 
-/* Descriptors of output frames FROM..TO (1-based, inclusive) into desc[f - 1]. */
+/* Frames of descriptors an update computes at a time. */
+#define DESC_BLOCK 256
+
+/* Descriptors of output frames FROM..TO (1-based, inclusive) into desc[f - FROM]. */
 static void
 compute_desc (GArray    *placed,
               guint      from,
@@ -1472,7 +1474,7 @@ compute_desc (GArray    *placed,
 
   if (from > to)
     return;
-  memset (&desc[from - 1], 0, (gsize) (to - from + 1) * sizeof (FrameDesc));
+  memset (desc, 0, (gsize) (to - from + 1) * sizeof (FrameDesc));
 
   /* the last symbol starting at or before FROM (or the first one) */
   while (lo < hi)
@@ -1488,7 +1490,7 @@ compute_desc (GArray    *placed,
 
   for (guint f = from; f <= to; f++)
     {
-      FrameDesc *d = &desc[f - 1];
+      FrameDesc    *d = &desc[f - from];
       const Placed *cur;
 
       while (i + 1 < m && g_array_index (placed, Placed, i + 1).start <= f)
@@ -1901,9 +1903,27 @@ compose_threads (guint64 work)
   return CLAMP (g_get_num_processors (), 1, 4);
 }
 
-/* Frame by frame (each frame's transforms are touched once), parts in dependency order:
- * tracks without symbols follow the root; every part follows its anchor's owner. A frame
- * shifted only keeps its transforms: its root offset alone is written again. */
+/* Frames a block of compose_frames () (its parts' transforms stay in the cache). */
+#define COMPOSE_BLOCK 256
+
+/* The sum of N marks: a SHIFT counts 1, a REDO 2 (vectorised by the compiler). */
+static inline guint
+sum_marks (const guint8 *d,
+           guint         n)
+{
+  guint sum = 0;
+
+  for (guint i = 0; i < n; i++)
+    sum += d[i];
+  return sum;
+}
+
+/* Block by block of frames, and in a block part by part in dependency order: tracks
+ * without symbols follow the root; every part follows its anchor's owner. The marks
+ * are combined a block at a time (byte arrays) and only the REDO frames are looked at
+ * one by one, so that a root move, whose later frames are all SHIFT (they keep their
+ * transforms: only their root offsets are written again), does not test every part of
+ * every later frame. */
 static gpointer
 compose_frames (gpointer data)
 {
@@ -1912,47 +1932,66 @@ compose_frames (gpointer data)
   Part          *root = &self->parts[self->root];
   guint64        computed = 0, shifted = 0;
 
-  for (guint f = range->from; f < range->to; f++)
+  for (guint b = range->from; b < range->to; b += COMPOSE_BLOCK)
     {
-      guint8 root_own = root->dirty[f];
+      guint  n = MIN (COMPOSE_BLOCK, range->to - b);
+      guint8 root_own[COMPOSE_BLOCK];
 
+      memcpy (root_own, root->dirty + b, n);
       for (guint k = 0; k < self->n_parts; k++)
         {
           guint            p = self->order[k];
           Part            *part = &self->parts[p];
-          const FrameDesc *d;
-          guint8           kind = part->dirty[f];
+          guint8          *d = part->dirty + b;
+          guint            per = part->world->len + part->rel->len;
+          const FrameDesc *desc;
+          const guint8    *redo, *end = d + n;
+          guint            sum, n_redo = 0;
 
           if (part->placed->len == 0)
-            kind = MAX (kind, root_own);
+            for (guint i = 0; i < n; i++)
+              d[i] = MAX (d[i], root_own[i]);
           if (part->anchor_owner >= 0)
-            kind = MAX (kind, self->parts[part->anchor_owner].dirty[f]);
-          part->dirty[f] = kind;
-          if (kind == CLEAN)
-            continue;
-          if (kind == SHIFT)
             {
-              /* out keeps the offsets apart (SHIFT is never marked otherwise) */
-              shifted += part->world->len + part->rel->len;
-              continue;
+              const guint8 *o = self->parts[part->anchor_owner].dirty + b;
+
+              for (guint i = 0; i < n; i++)
+                d[i] = MAX (d[i], o[i]);
             }
-          d = part_desc (self, p) + f;
-          compose_world (self, d, part->world, f);
-          if (part->rel->len > 0)
-            compose_relative (self, d, part->anchor, part->rel, f);
-          computed += part->world->len + part->rel->len;
+          sum = sum_marks (d, n);
+          if (sum == 0)
+            continue;
+          desc = part_desc (self, p) + b;
+          for (redo = memchr (d, REDO, n); redo != NULL; redo = memchr (redo + 1, REDO, end - redo - 1))
+            {
+              guint i = (guint) (redo - d);
+
+              compose_world (self, desc + i, part->world, b + i);
+              if (part->rel->len > 0)
+                compose_relative (self, desc + i, part->anchor, part->rel, b + i);
+              n_redo++;
+            }
+          /* a SHIFT keeps the transforms: out keeps the offsets apart (SHIFT is never
+           * marked otherwise) */
+          computed += (guint64) n_redo * per;
+          shifted += (guint64) (sum - 2 * n_redo) * per;
         }
 
-      if (root->dirty[f] != CLEAN && self->out->root_offsets != NULL)
-        desc_offset (&root->desc[f], self->out->root_offsets + (gsize) f * 3);
-      if (self->unnamed->len == 0)
-        continue;
-      if (root->dirty[f] == SHIFT)
-        shifted += self->unnamed->len;
-      else if (root->dirty[f] == REDO)
+      for (guint i = 0; i < n; i++)
         {
-          compose_relative (self, &root->desc[f], self->root_sensor, self->unnamed, f);
-          computed += self->unnamed->len;
+          guint f = b + i;
+
+          if (root->dirty[f] != CLEAN && self->out->root_offsets != NULL)
+            desc_offset (&root->desc[f], self->out->root_offsets + (gsize) f * 3);
+          if (self->unnamed->len == 0)
+            continue;
+          if (root->dirty[f] == SHIFT)
+            shifted += self->unnamed->len;
+          else if (root->dirty[f] == REDO)
+            {
+              compose_relative (self, &root->desc[f], self->root_sensor, self->unnamed, f);
+              computed += self->unnamed->len;
+            }
         }
     }
   range->computed = computed;
@@ -2001,7 +2040,7 @@ recompose (OdoriComposer *self,
   guint n = score_length (self);
   guint old_n = self->n_desc;
   int blend = self->blend_override >= 0 ? self->blend_override : MAX (self->score->blend, 0);
-  guint64 computed = 0, shifted = 0, redo = 0;
+  guint64 computed = 0, shifted = 0, redo = 0; /* redo: segment-frames marked REDO */
   guint   glo = G_MAXUINT, ghi = 0;
 
   if (blend != self->blend)
@@ -2042,6 +2081,7 @@ recompose (OdoriComposer *self,
       Part *part = &self->parts[p];
       FrameDesc *fresh;
       guint from = 1, to = n;
+      guint      per = part->world->len + part->rel->len;
 
       part->dirty = g_realloc (part->dirty, MAX (n, 1));
       memset (part->dirty, 0, n);
@@ -2054,7 +2094,7 @@ recompose (OdoriComposer *self,
               memset (part->dirty, REDO, n);
               glo = 1;
               ghi = n;
-              redo += n;
+              redo += (guint64) n * per;
             }
           continue;
         }
@@ -2073,7 +2113,7 @@ recompose (OdoriComposer *self,
           memset (part->dirty, REDO, n);
           glo = 1;
           ghi = n;
-          redo += n;
+          redo += (guint64) n * per;
           continue;
         }
 
@@ -2090,27 +2130,31 @@ recompose (OdoriComposer *self,
       if (from > to)
         continue;
 
-      /* reused: fresh pages would cost more in faults than the work */
-      if (self->n_scratch < n)
-        {
-          g_free (self->scratch);
-          self->scratch = g_new (FrameDesc, n);
-          self->n_scratch = n;
-        }
+      /* a block at a time, into a buffer that stays in the cache (a root move compares
+       * every later frame's descriptor) */
+      if (self->scratch == NULL)
+        self->scratch = g_new (FrameDesc, DESC_BLOCK);
       fresh = self->scratch;
-      compute_desc (part->placed, from, to, blend, fresh);
-      for (guint f = from - 1; f < to; f++)
-        if (f >= old_n || memcmp (&fresh[f], &part->desc[f], sizeof (FrameDesc)) != 0)
-          {
-            part->dirty[f] = f < old_n && self->keep_offsets &&
-                                     same_samples (&fresh[f], &part->desc[f])
-                                 ? SHIFT
-                                 : REDO;
-            redo += part->dirty[f] == REDO;
-            part->desc[f] = fresh[f];
-            glo = MIN (glo, f + 1);
-            ghi = MAX (ghi, f + 1);
-          }
+      for (guint b = from; b <= to; b += DESC_BLOCK)
+        {
+          guint e = MIN (to, b + DESC_BLOCK - 1);
+
+          compute_desc (part->placed, b, e, blend, fresh);
+          for (guint f = b - 1; f < e; f++)
+            {
+              const FrameDesc *x = &fresh[f - (b - 1)];
+
+              if (f < old_n && memcmp (x, &part->desc[f], sizeof (FrameDesc)) == 0)
+                continue;
+              part->dirty[f] = f < old_n && self->keep_offsets && same_samples (x, &part->desc[f])
+                                   ? SHIFT
+                                   : REDO;
+              redo += part->dirty[f] == REDO ? per : 0;
+              part->desc[f] = *x;
+              glo = MIN (glo, f + 1);
+              ghi = MAX (ghi, f + 1);
+            }
+        }
     }
   g_ptr_array_set_size (self->spare_desc, 0);
   self->n_desc = n;
@@ -2118,8 +2162,9 @@ recompose (OdoriComposer *self,
     {
       /* Frames are independent of each other: a long range is split between threads
        * (each writes its own frames of out and the dirty marks). A shifted frame costs
-       * its offset alone, one segment-frame's work or less. */
-      guint                  n_threads = compose_threads (MIN (redo, ghi - glo + 1) * self->sensors->len + (ghi - glo + 1));
+       * its offset alone, a few bytes of marks: some sixteenth of a segment-frame's work
+       * (tracks that follow the root redo with it: not counted). */
+      guint                  n_threads = compose_threads (redo + (ghi - glo + 1) / 16);
       g_autofree FrameRange *ranges = g_new0 (FrameRange, n_threads);
       guint                  step = (ghi - glo + 1) / n_threads;
 
