@@ -193,7 +193,15 @@ at (OdoriMotion *m,
   g_assert_cmpint (s, >=, 0);
   g_assert_cmpuint (frame, >=, 1);
   g_assert_cmpuint (frame, <=, m->n_frames);
-  return odori_motion_get (m, frame - 1, s);
+  {
+    static OdoriTransform ring[16];
+    static guint          next;
+    OdoriTransform       *t = &ring[next++ % G_N_ELEMENTS (ring)];
+
+    /* the world transform: the composer keeps root offsets apart */
+    odori_motion_get_world (m, frame - 1, s, t);
+    return t;
+  }
 }
 
 static double

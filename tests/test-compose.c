@@ -25,6 +25,21 @@
 
 typedef void (*PoseFunc) (guint clip, guint frame, guint seg, double pos[3], double rot_zxy[3]);
 
+/* The world transform of SEGMENT at FRAME of a composed motion (its root offsets added):
+ * valid until sixteen more calls. */
+static const OdoriTransform *
+world (const OdoriMotion *m,
+       guint              frame,
+       guint              segment)
+{
+  static OdoriTransform ring[16];
+  static guint          next;
+  OdoriTransform       *t = &ring[next++ % G_N_ELEMENTS (ring)];
+
+  odori_motion_get_world (m, frame, segment, t);
+  return t;
+}
+
 static char *tmpdir;
 
 static char *
@@ -317,12 +332,12 @@ test_root_match (void)
 
   /* none: the clip where it was captured */
   g_assert_cmpfloat_with_epsilon (x_at (none, 6, "Hips"), 201, 1e-3);
-  g_assert_cmpfloat_with_epsilon (odori_motion_get (none, 5, hips)->position[2], 100, 1e-3);
+  g_assert_cmpfloat_with_epsilon (world (none, 5, hips)->position[2], 100, 1e-3);
 
   /* position: incoming first frame lands where A1 is at frame 6 (x 106, z 50); Y kept */
   g_assert_cmpfloat_with_epsilon (x_at (pos, 6, "Hips"), 106, 1e-3);
-  g_assert_cmpfloat_with_epsilon (odori_motion_get (pos, 5, hips)->position[2], 50, 1e-3);
-  g_assert_cmpfloat_with_epsilon (odori_motion_get (pos, 5, hips)->position[1], 40, 1e-3);
+  g_assert_cmpfloat_with_epsilon (world (pos, 5, hips)->position[2], 50, 1e-3);
+  g_assert_cmpfloat_with_epsilon (world (pos, 5, hips)->position[1], 40, 1e-3);
   g_assert_cmpfloat_with_epsilon (x_at (pos, 7, "Hips"), 107, 1e-3);
   /* rotation unchanged by position matching */
   {
@@ -330,19 +345,20 @@ test_root_match (void)
     float q[4];
 
     odori_euler_to_quat ("ZXY", yaw90, q);
-    g_assert_cmpfloat (odori_quat_angle_deg (q, odori_motion_get (pos, 5, hips)->rotation), <, 1e-3);
+    g_assert_cmpfloat (odori_quat_angle_deg (q, world (pos, 5, hips)->rotation), <, 1e-3);
   }
 
   /* full: heading matched too, so B1's walk along +X (in its own frame, it faces +X) is
    * turned back to face +Z like A1: its X motion becomes motion along -Z... the clip
    * moves +1 in world X per frame; after a -90 yaw, that is -1 in Z per frame */
-  g_assert_cmpfloat (odori_quat_angle_deg ((float[4]) { 0, 0, 0, 1 },
-                                           odori_motion_get (full, 5, hips)->rotation), <, 1e-3);
+  g_assert_cmpfloat (odori_quat_angle_deg ((float[4]){ 0, 0, 0, 1 },
+                                           world (full, 5, hips)->rotation),
+                     <, 1e-3);
   g_assert_cmpfloat_with_epsilon (x_at (full, 6, "Hips"), 106, 1e-3);
-  g_assert_cmpfloat_with_epsilon (odori_motion_get (full, 5, hips)->position[2], 50, 1e-3);
+  g_assert_cmpfloat_with_epsilon (world (full, 5, hips)->position[2], 50, 1e-3);
   {
-    float dz = odori_motion_get (full, 6, hips)->position[2] - odori_motion_get (full, 5, hips)->position[2];
-    float dx = odori_motion_get (full, 6, hips)->position[0] - odori_motion_get (full, 5, hips)->position[0];
+    float dz = world (full, 6, hips)->position[2] - world (full, 5, hips)->position[2];
+    float dx = world (full, 6, hips)->position[0] - world (full, 5, hips)->position[0];
 
     g_assert_cmpfloat_with_epsilon (fabsf (dz), 1, 1e-3);
     g_assert_cmpfloat_with_epsilon (dx, 0, 1e-3);
@@ -399,11 +415,11 @@ test_reattachment (void)
 
   for (guint f = 0; f < 10; f++)
     {
-      const OdoriTransform *h_out = odori_motion_get (m, f, hips);
-      const OdoriTransform *arm_out = odori_motion_get (m, f, arm);
-      const OdoriTransform *h_a = odori_motion_get (a, f, hips);
-      const OdoriTransform *h_b = odori_motion_get (b, f, hips);
-      const OdoriTransform *arm_b = odori_motion_get (b, f, arm);
+      const OdoriTransform *h_out = world (m, f, hips);
+      const OdoriTransform *arm_out = world (m, f, arm);
+      const OdoriTransform *h_a = world (a, f, hips);
+      const OdoriTransform *h_b = world (b, f, hips);
+      const OdoriTransform *arm_b = world (b, f, arm);
       versor inv, rel, want;
       vec3 d, rd, wp;
 
@@ -458,11 +474,11 @@ test_track_without_symbols_and_unnamed (void)
   g_assert_cmpuint (m->n_segments, ==, 4);
   for (guint f = 0; f < m->n_frames; f++)
     {
-      const OdoriTransform *h = odori_motion_get (m, f, hips);
+      const OdoriTransform *h = world (m, f, hips);
 
-      g_assert_cmpfloat_with_epsilon (odori_motion_get (m, f, hand)->position[0], h->position[0], 1e-3);
-      g_assert_cmpfloat_with_epsilon (odori_motion_get (m, f, hand)->position[1], h->position[1] + 20, 1e-3);
-      g_assert_cmpfloat_with_epsilon (odori_motion_get (m, f, extra)->position[1], h->position[1] + 30, 1e-3);
+      g_assert_cmpfloat_with_epsilon (world (m, f, hand)->position[0], h->position[0], 1e-3);
+      g_assert_cmpfloat_with_epsilon (world (m, f, hand)->position[1], h->position[1] + 20, 1e-3);
+      g_assert_cmpfloat_with_epsilon (world (m, f, extra)->position[1], h->position[1] + 30, 1e-3);
     }
   g_assert_cmpfloat_with_epsilon (x_at (m, 3, "Hand"), 2003, 1e-3);
   g_assert_cmpfloat_with_epsilon (x_at (m, 4, "Hand"), 1001, 1e-3);
@@ -636,8 +652,9 @@ test_bvh_beside_bva (void)
   {
     int hips = odori_motion_find_segment (m, "Hips"), hand = odori_motion_find_segment (m, "Hand");
 
-    g_assert_cmpfloat_with_epsilon (odori_motion_get (m, 4, hand)->position[1] -
-                                    odori_motion_get (m, 4, hips)->position[1], 20, 1e-3);
+    g_assert_cmpfloat_with_epsilon (world (m, 4, hand)->position[1] -
+                                        world (m, 4, hips)->position[1],
+                                    20, 1e-3);
     g_assert_cmpfloat_with_epsilon (x_at (m, 5, "Hand"), 1005, 1e-3);
   }
 }

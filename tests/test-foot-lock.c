@@ -546,6 +546,7 @@ test_random_edits (void)
   for (guint k = 0; k < 6; k++)
     random_insert (g_ptr_array_index (score->parts, 0), rand, 20 + 97 * k, NULL);
   odori_composer_set_incremental (inc, TRUE);
+  odori_composer_set_incremental (plain, FALSE);
   g_assert_nonnull (odori_composer_compose (inc, &error));
   g_assert_no_error (error);
   g_assert_nonnull (odori_composer_compose (plain, &error));
@@ -612,6 +613,7 @@ test_random_edits (void)
       g_assert_cmpuint (odori_composer_get_n_shifted (plain), ==, 0);
       full = composer_for (dir, score, lock);
       odori_composer_set_root_match (full, match);
+      odori_composer_set_incremental (full, FALSE);
       mf = odori_composer_compose (full, &error);
       g_assert_no_error (error);
       full_inc = composer_for (dir, score, lock);

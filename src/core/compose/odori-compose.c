@@ -1216,6 +1216,7 @@ odori_composer_new_with_cache (OdoriScore        *score,
   g_return_val_if_fail (index != NULL, NULL);
 
   self = g_new0 (OdoriComposer, 1);
+  self->keep_offsets = TRUE; /* odori_composer_set_incremental () */
   self->cache = cache ? odori_motion_cache_ref (cache) : NULL;
   self->score = odori_score_ref (score);
   self->index = odori_index_ref (index);

@@ -86,11 +86,14 @@ void            odori_composer_set_root_match  (OdoriComposer   *composer,
                                                 OdoriRootMatch   match);
 /* Keeps the composed motion's root offsets apart (OdoriMotion.root_offsets), so that
  * an update after a move on the root track writes one offset for each later frame
- * instead of their transforms (docs/composition.md, "Incremental recomposition"). Off
- * by default: a one-off compose adds them in, and its motion has none. An editor turns
- * it on before composing (turned on or off later, the next update recomposes every
- * frame). Its world transforms are the same as without, up to float rounding; read them
- * with odori_motion_get_world () and friends. */
+ * instead of their transforms (docs/composition.md, "Incremental recomposition"). On by
+ * default, for every composer: the window's edited dance and a one-off compose of the
+ * same score (odori-cli, exports) are then the same floats, bit for bit. Off, the offsets
+ * are added into the transforms and the motion has none: the world transforms are the
+ * same up to float rounding (a sensor placed relative to one that follows the root gets
+ * its offset added after the placing instead of before). Changed after composing, the
+ * next update recomposes every frame. Read the world transforms with
+ * odori_motion_get_world () and friends. */
 void            odori_composer_set_incremental (OdoriComposer   *composer,
                                                 gboolean         incremental);
 /* Segment-frames the last compose or update shifted (their root offsets alone changed)
