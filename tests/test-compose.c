@@ -678,6 +678,30 @@ compose_fresh (OdoriScore *score,
   return m;
 }
 
+/* A composer over SCORE_TEXT (written to score.dds beside the library's motion.dat), as
+ * an editor holds it: *INDEX and *SCORE are the loaded files it composes. */
+static OdoriComposer *
+editable_composer (const char  *score_text,
+                   gboolean     keep_offsets,
+                   OdoriIndex **index,
+                   OdoriScore **score)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *score_path = tmp_path ("score.dds");
+  g_autofree char *index_path = tmp_path ("motion.dat");
+  OdoriComposer   *composer;
+
+  g_assert_true (g_file_set_contents (score_path, score_text, -1, NULL));
+  *index = odori_index_load (index_path, &error);
+  g_assert_no_error (error);
+  *score = odori_score_load (score_path, &error);
+  g_assert_no_error (error);
+  composer = odori_composer_new (*score, *index, &error);
+  g_assert_no_error (error);
+  odori_composer_set_incremental (composer, keep_offsets);
+  return composer;
+}
+
 /* After moving one symbol, the incremental update equals a fresh full compose and
  * recomputes fewer segment-frames than a full compose; with the offsets kept apart (as
  * the window composes) also bit for bit, and within float rounding of a composer that
@@ -691,8 +715,6 @@ check_incremental (gboolean keep_offsets)
   g_autoptr(OdoriMotion) m = NULL;
   g_autoptr(OdoriMotion) fresh = NULL;
   g_autofree char *why = NULL;
-  g_autofree char *score_path = tmp_path ("score.dds");
-  g_autofree char *index_path = tmp_path ("motion.dat");
   g_autoptr(OdoriIndex) index = NULL;
   g_autoptr(OdoriScore) score = NULL;
   OdoriMotion *updated;
@@ -700,16 +722,9 @@ check_incremental (gboolean keep_offsets)
   guint64 n = 0;
 
   setup_library (pose_arm);
-  g_assert_true (g_file_set_contents (score_path,
-                                      "# Blend: 2\nBD: Hips\n1: A1\n11: A2\n21: B1\n31: A1\n"
-                                      "AR: Hips,Arm,Hand\n1: B1\n11: A1\n21: B1\n31: A2\n", -1, NULL));
-  index = odori_index_load (index_path, &error);
-  g_assert_no_error (error);
-  score = odori_score_load (score_path, &error);
-  g_assert_no_error (error);
-  composer = odori_composer_new (score, index, &error);
-  g_assert_no_error (error);
-  odori_composer_set_incremental (composer, keep_offsets);
+  composer = editable_composer ("# Blend: 2\nBD: Hips\n1: A1\n11: A2\n21: B1\n31: A1\n"
+                                "AR: Hips,Arm,Hand\n1: B1\n11: A1\n21: B1\n31: A2\n",
+                                keep_offsets, &index, &score);
   g_assert_nonnull (odori_composer_compose (composer, &error));
 
   /* move the arm's A1 from 11 to 13 */
@@ -805,8 +820,6 @@ static void
 test_incremental_shift (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *score_path = tmp_path ("score.dds");
-  g_autofree char *index_path = tmp_path ("motion.dat");
   g_autoptr(OdoriIndex) index = NULL;
   g_autoptr(OdoriScore) score = NULL;
   g_autoptr(OdoriMotion) fresh = NULL;
@@ -822,17 +835,9 @@ test_incremental_shift (void)
   guint64                    n = 0;
 
   setup_library (pose_speed);
-  g_assert_true (g_file_set_contents (score_path,
-                                      "# Blend: 2\nBD: Hips\n1: A1\n6: B1\n12: A1\n"
-                                      "AR: Hips,Arm,Hand\n1: B1\n",
-                                      -1, NULL));
-  index = odori_index_load (index_path, &error);
-  g_assert_no_error (error);
-  score = odori_score_load (score_path, &error);
-  g_assert_no_error (error);
-  composer = odori_composer_new (score, index, &error);
-  g_assert_no_error (error);
-  odori_composer_set_incremental (composer, TRUE);
+  composer = editable_composer ("# Blend: 2\nBD: Hips\n1: A1\n6: B1\n12: A1\n"
+                                "AR: Hips,Arm,Hand\n1: B1\n",
+                                TRUE, &index, &score);
   m = odori_composer_compose (composer, &error);
   g_assert_no_error (error);
   g_assert_nonnull (m->root_offsets);
