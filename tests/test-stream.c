@@ -538,6 +538,122 @@ test_channel_values (void)
   g_rand_free (rand);
 }
 
+/* The token loop odori_parse_channel_line () stands for. */
+static guint
+channel_line_by_tokens (const char **p,
+                        const char  *end,
+                        const char  *limit,
+                        double      *values,
+                        guint        max)
+{
+  const char *s = *p;
+  guint       n = 0;
+
+  for (;;)
+    {
+      const char *t;
+
+      s = odori_skip_blanks (s, end);
+      if (s >= end || n == max)
+        break;
+      t = s;
+      if (!odori_parse_channel_value (&t, end, limit, &values[n]) ||
+          (t < end && odori_blank_len (t, end) == 0))
+        break;
+      n++;
+      s = t;
+    }
+  *p = s;
+  return n;
+}
+
+/* odori_parse_channel_line () reads a line as its token loop does: the same count, the
+ * same end and the same doubles, bit for bit, on random lines of random numbers (short,
+ * long, signs, exponents, garbage) between random blanks (ASCII and U+3000), where the
+ * buffer ends right after the line and where more numbers follow it. */
+static void
+test_channel_lines (void)
+{
+  GRand             *rand = g_rand_new_with_seed (2127);
+  static const char *blanks[] = { " ", "\t", "  ", "\r", "\xe3\x80\x80", " \t " };
+  static const char *odd[] = { "1e5", "-2.5E-3", "x", "1.2.3", "--4", "+7", ".", "-", "12345678",
+                               "0.123456789", "1,5", "nan", "\xc3\xa9", "5.", "-.25" };
+  enum
+  {
+    SIZE = 1024
+  };
+  char *buf = g_malloc (SIZE);
+  guint fast_lines = 0;
+
+  for (guint i = 0; i < 100000; i++)
+    {
+      guint       tokens = g_rand_int_range (rand, 0, 60), max = g_rand_int_range (rand, 0, 64);
+      gsize       start = g_rand_int_range (rand, 0, 16), len = start;
+      double      v1[64], v2[64];
+      const char *p1, *p2, *end, *limit;
+      guint       n1, n2;
+
+      /* what follows the line: numbers and blanks, as the next line would be */
+      for (gsize k = 0; k < SIZE; k++)
+        buf[k] = "0123456789. \n-"[g_rand_int_range (rand, 0, 15)];
+      if (g_rand_boolean (rand))
+        len += g_snprintf (buf + len, 8, "%s", blanks[g_rand_int_range (rand, 0, 6)]);
+      for (guint t = 0; t < tokens && len < 760; t++)
+        {
+          if (g_rand_int_range (rand, 0, 200) == 0)
+            {
+              /* longer than the line parser's window */
+              for (guint k = g_rand_int_range (rand, 60, 80); k > 0; k--)
+                buf[len++] = '0' + g_rand_int_range (rand, 0, 10);
+            }
+          else if (g_rand_int_range (rand, 0, 40) == 0)
+            len += g_snprintf (buf + len, 16, "%s", odd[g_rand_int_range (rand, 0, G_N_ELEMENTS (odd))]);
+          else
+            {
+              guint n_int = g_rand_int_range (rand, 0, 9), n_frac = g_rand_int_range (rand, 0, 9);
+
+              if (g_rand_int_range (rand, 0, 3) == 0)
+                buf[len++] = g_rand_int_range (rand, 0, 8) == 0 ? '+' : '-';
+              for (guint k = 0; k < n_int; k++)
+                buf[len++] = '0' + g_rand_int_range (rand, 0, 10);
+              if (n_frac > 0 || n_int == 0)
+                buf[len++] = '.';
+              for (guint k = 0; k < n_frac; k++)
+                buf[len++] = '0' + g_rand_int_range (rand, 0, 10);
+            }
+          if (t + 1 < tokens || g_rand_boolean (rand))
+            len += g_snprintf (buf + len, 8, "%s",
+                               g_rand_int_range (rand, 0, 4) == 0 ? blanks[g_rand_int_range (rand, 0, 6)]
+                                                                  : " ");
+        }
+      end = buf + len;
+      /* the buffer ends at the line's end, a little after it, or far after it */
+      switch (g_rand_int_range (rand, 0, 3))
+        {
+        case 0:
+          limit = end;
+          break;
+        case 1:
+          limit = MIN (end + g_rand_int_range (rand, 0, 80), buf + SIZE);
+          break;
+        default:
+          limit = buf + SIZE;
+          break;
+        }
+      p1 = p2 = buf + start;
+      n1 = channel_line_by_tokens (&p1, end, limit, v1, max);
+      n2 = odori_parse_channel_line (&p2, end, limit, v2, max);
+      g_assert_cmpuint (n1, ==, n2);
+      g_assert_cmpint (p1 - buf, ==, p2 - buf);
+      g_assert_true (memcmp (v1, v2, n1 * sizeof (double)) == 0);
+      fast_lines += p2 == end && n2 > 8;
+    }
+  /* most lines were read whole, not stopped at their first odd token */
+  g_assert_cmpuint (fast_lines, >, 10000);
+  g_free (buf);
+  g_rand_free (rand);
+}
+
 /* Every real clip of the corpus (with its whole-file parallel reader too) and every fuzz
  * regression seed of both formats. */
 static void
@@ -611,6 +727,7 @@ main (int    argc,
   g_test_add_func ("/stream/late-bad-bytes", test_late_bad_bytes);
   g_test_add_func ("/stream/corpus-and-seeds", test_corpus_and_seeds);
   g_test_add_func ("/stream/channel-values", test_channel_values);
+  g_test_add_func ("/stream/channel-lines", test_channel_lines);
   g_test_add_func ("/stream/small-blocks", test_small_blocks);
 
   ret = g_test_run ();

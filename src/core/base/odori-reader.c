@@ -850,3 +850,148 @@ odori_parse_double_ahead (const char **p,
 {
   return odori_parse_channel_value (p, end, limit, out);
 }
+
+/* One token that the line parser's masks did not take (an exponent, a long number, a
+ * blank that is not ASCII, garbage): odori_parse_channel_value () decides, and the token
+ * must end at a blank or at END. */
+static gboolean
+parse_token_slowly (const char **p,
+                    const char  *end,
+                    const char  *limit,
+                    double      *out)
+{
+  const char *s = *p;
+
+  if (!odori_parse_channel_value (&s, end, limit, out) || (s < end && odori_blank_len (s, end) == 0))
+    return FALSE;
+  *p = s;
+  return TRUE;
+}
+
+#ifdef __SSE2__
+/* What the 16 bytes at S are, one bit a byte from bit SHIFT on. */
+static inline void
+classify_16 (const char *s,
+             guint       shift,
+             guint64    *blank,
+             guint64    *digit,
+             guint64    *dot,
+             guint64    *minus,
+             guint64    *plus)
+{
+  const __m128i c = _mm_loadu_si128 ((const __m128i *) (const void *) s);
+  const __m128i d = _mm_sub_epi8 (c, _mm_set1_epi8 ('0'));
+  const __m128i t = _mm_sub_epi8 (c, _mm_set1_epi8 ('\t'));
+  /* unsigned d <= 9: a digit; t <= 4: \t \n \v \f \r */
+  const __m128i is_digit = _mm_cmpeq_epi8 (_mm_min_epu8 (d, _mm_set1_epi8 (9)), d);
+  const __m128i is_space = _mm_or_si128 (_mm_cmpeq_epi8 (_mm_min_epu8 (t, _mm_set1_epi8 (4)), t),
+                                         _mm_cmpeq_epi8 (c, _mm_set1_epi8 (' ')));
+
+  *blank |= (guint64) (guint) _mm_movemask_epi8 (is_space) << shift;
+  *digit |= (guint64) (guint) _mm_movemask_epi8 (is_digit) << shift;
+  *dot |= (guint64) (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (c, _mm_set1_epi8 ('.'))) << shift;
+  *minus |= (guint64) (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (c, _mm_set1_epi8 ('-'))) << shift;
+  *plus |= (guint64) (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (c, _mm_set1_epi8 ('+'))) << shift;
+}
+#endif
+
+guint
+odori_parse_channel_line (const char **p,
+                          const char  *end,
+                          const char  *limit,
+                          double      *values,
+                          guint        max)
+{
+  const char *s = *p;
+  guint       n = 0;
+
+  for (;;)
+    {
+      s = odori_skip_blanks (s, end);
+      if (s >= end || n == max)
+        break;
+#ifdef __SSE2__
+      /* A window of 64 bytes (and 8 more that the digits' loads may read): the tokens
+       * that end inside it are told apart with masks, a bit a byte, and each is read
+       * with odori_parse_channel_value ()'s arithmetic. */
+      if (limit - s >= 72)
+        {
+          static const double  pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7 };
+          static const guint64 pow10_u64[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
+          const char          *w = s;
+          guint64              blank = 0, digit = 0, dot = 0, minus = 0, plus = 0;
+          guint64              nonblank, starts, ends, signs, other;
+          guint                consumed = 0;
+          gboolean             slow = FALSE;
+
+          for (guint k = 0; k < 64; k += 16)
+            classify_16 (w + k, k, &blank, &digit, &dot, &minus, &plus);
+          if (end - w < 64)
+            blank |= ~G_GUINT64_CONSTANT (0) << (end - w);
+          nonblank = ~blank;
+          starts = nonblank & ~(nonblank << 1);
+          ends = blank & (nonblank << 1);
+          signs = minus | plus;
+          other = nonblank & ~(digit | dot | signs);
+          s = NULL;
+          while (starts != 0 && n < max)
+            {
+              guint   i = (guint) __builtin_ctzll (starts);
+              guint64 after = ends & (~G_GUINT64_CONSTANT (0) << i);
+              guint64 bit = G_GUINT64_CONSTANT (1) << i;
+              guint64 token, sign, point, mantissa = 0, v;
+              guint   j, k, d, n_int, n_frac;
+              double  x;
+
+              if (after == 0)
+                {
+                  /* it goes on past the window: a new window starts with it */
+                  s = w + i;
+                  slow = i == 0;
+                  break;
+                }
+              j = (guint) __builtin_ctzll (after);
+              token = (after & -after) - bit;
+              sign = signs & token;
+              point = dot & token;
+              k = i + (sign != 0);
+              d = point != 0 ? (guint) __builtin_ctzll (point) : j;
+              n_int = d - k;
+              n_frac = point != 0 ? j - d - 1 : 0;
+              if ((other & token) != 0 || (sign & ~bit) != 0 || (point & (point - 1)) != 0 ||
+                  n_int >= 8 || n_frac >= 8 || n_int + n_frac == 0)
+                {
+                  s = w + i;
+                  slow = TRUE;
+                  break;
+                }
+              if (n_int > 0)
+                {
+                  memcpy (&v, w + k, 8);
+                  mantissa = odori_digits_value_ (v, n_int);
+                }
+              if (n_frac > 0)
+                {
+                  memcpy (&v, w + d + 1, 8);
+                  mantissa = mantissa * pow10_u64[n_frac] + odori_digits_value_ (v, n_frac);
+                }
+              x = (double) mantissa;
+              if (n_frac > 0)
+                x /= pow10[n_frac];
+              values[n++] = (minus & bit) != 0 ? -x : x;
+              consumed = j;
+              starts &= starts - 1;
+            }
+          if (s == NULL)
+            s = w + consumed;
+          if (!slow)
+            continue;
+        }
+#endif
+      if (!parse_token_slowly (&s, end, limit, &values[n]))
+        break;
+      n++;
+    }
+  *p = s;
+  return n;
+}

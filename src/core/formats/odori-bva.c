@@ -630,8 +630,25 @@ parse_frame_line (BvaParser      *p,
   const char *limit = odori_line_stream_limit (&p->reader);
   guint n_fields = c->h->n_fields;
   double v[ODORI_N_FIELDS] = { 0, 0, 0, 0, 0, 0, 100, 100, 100 };
-  guint n = 0;
+  double      read[ODORI_N_FIELDS];
+  guint       n = odori_parse_channel_line (&s, end, limit, read, n_fields);
 
+  /* The whole line at once; anything wrong with it is read again a token at a time
+   * below, for the message. */
+  if (G_LIKELY (n == n_fields && s == end))
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          if (G_UNLIKELY (fabs (read[i]) > MAX_ABS_VALUE))
+            goto one_at_a_time;
+          v[c->slot[i]] = read[i] * c->factor[i];
+        }
+      goto done;
+    }
+
+one_at_a_time:
+  s = line;
+  n = 0;
   for (;;)
     {
       const char *start;
@@ -662,6 +679,7 @@ parse_frame_line (BvaParser      *p,
   if (G_UNLIKELY (n < n_fields))
     return count_error (p, c, frame, n, error);
 
+done:
   t->position[0] = v[ODORI_FIELD_XTRAN];
   t->position[1] = v[ODORI_FIELD_YTRAN];
   t->position[2] = v[ODORI_FIELD_ZTRAN];

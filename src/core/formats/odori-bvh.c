@@ -746,6 +746,18 @@ parse_frame_line (BvhParser   *self,
   guint n = self->n_values;
   guint got;
 
+  /* The whole line at once; anything wrong with it is read again a token at a time
+   * below, for the message. */
+  if (G_LIKELY (odori_parse_channel_line (&p, end, limit, values, n) == n && p == end))
+    {
+      guint i = 0;
+
+      while (i < n && isfinite (values[i]))
+        i++;
+      if (G_LIKELY (i == n))
+        return TRUE;
+    }
+  p = line;
   for (guint i = 0; i < n; i++)
     {
       const char *start;
