@@ -965,13 +965,23 @@ odori_parse_channel_line (const char **p,
                   slow = TRUE;
                   break;
                 }
-              if (n_int > 0)
+              memcpy (&v, w + k, 8);
+              if (G_LIKELY (j - k <= 8))
                 {
-                  memcpy (&v, w + k, 8);
-                  mantissa = odori_digits_value_ (v, n_int);
+                  /* digits and point in one word: the point taken out, the digits after
+                   * it moved down a byte, and all of them converted at once */
+                  if (point != 0)
+                    {
+                      guint64 low = (G_GUINT64_CONSTANT (1) << (8 * (d - k))) - 1;
+
+                      v = (v & low) | ((v >> 8) & ~low);
+                    }
+                  mantissa = odori_digits_value_ (v, n_int + n_frac);
                 }
-              if (n_frac > 0)
+              else
                 {
+                  if (n_int > 0)
+                    mantissa = odori_digits_value_ (v, n_int);
                   memcpy (&v, w + d + 1, 8);
                   mantissa = mantissa * pow10_u64[n_frac] + odori_digits_value_ (v, n_frac);
                 }
