@@ -504,11 +504,59 @@ ensure_frames (BvaParser     *p,
 
 /* Frame data */
 
-/* R = Rz · Rx · Ry from angles in degrees (Z, X, Y). The writer calls this too, to see
- * exactly what the reader will make of the angles it writes. */
+/* The sines and cosines of the half angles last computed for each axis of a segment:
+ * a rotation channel that keeps its value from frame to frame (a degree of freedom the
+ * capture did not use, a constant tilt) costs no sinf () or cosf (). */
+typedef struct
+{
+  double angle[3];
+  double s[3], c[3];
+} HalfAngles;
+
+static void
+half_angles_init (HalfAngles *h)
+{
+  for (guint i = 0; i < 3; i++)
+    {
+      h->angle[i] = NAN;
+      h->s[i] = 0;
+      h->c[i] = 1;
+    }
+}
+
+static inline void
+half_sincos (HalfAngles *h,
+             guint       i,
+             double      deg,
+             double     *s,
+             double     *c)
+{
+  float half;
+
+  if (h != NULL && deg == h->angle[i])
+    {
+      *s = h->s[i];
+      *c = h->c[i];
+      return;
+    }
+  half = (float) (deg * (G_PI / 360.0));
+  *s = sinf (half);
+  *c = cosf (half);
+  if (h != NULL)
+    {
+      h->angle[i] = deg;
+      h->s[i] = *s;
+      h->c[i] = *c;
+    }
+}
+
+/* R = Rz · Rx · Ry from angles in degrees (Z, X, Y), H (if not NULL) the sines and
+ * cosines kept from the frame before. The writer calls this too, to see exactly what the
+ * reader will make of the angles it writes. */
 static void
 rotation_from_zxy (const double zxy[3],
-                   float        q[4])
+                   float        q[4],
+                   HalfAngles  *h)
 {
   double sz, cz, sx, cx, sy, cy, x, y, z, w;
 
@@ -519,12 +567,9 @@ rotation_from_zxy (const double zxy[3],
     }
   /* odori_euler_to_quat ("ZXY") with the order unrolled (this runs for every segment of
    * every frame): the same products in the same order, so the same floats. */
-  sz = sinf ((float) (zxy[0] * (G_PI / 360.0)));
-  cz = cosf ((float) (zxy[0] * (G_PI / 360.0)));
-  sx = sinf ((float) (zxy[1] * (G_PI / 360.0)));
-  cx = cosf ((float) (zxy[1] * (G_PI / 360.0)));
-  sy = sinf ((float) (zxy[2] * (G_PI / 360.0)));
-  cy = cosf ((float) (zxy[2] * (G_PI / 360.0)));
+  half_sincos (h, 0, zxy[0], &sz, &cz);
+  half_sincos (h, 1, zxy[1], &sx, &cx);
+  half_sincos (h, 2, zxy[2], &sy, &cy);
   /* identity · Rz · Rx */
   x = cz * sx;
   y = sz * sx;
@@ -542,6 +587,7 @@ typedef struct
   const SegmentHeader *h;
   guint                slot[ODORI_N_FIELDS];    /* canonical index of each column */
   double               factor[ODORI_N_FIELDS];  /* to degrees for RADIANS, else 1 */
+  HalfAngles           half;                    /* of the frame line before */
 } Columns;
 
 static void
@@ -554,6 +600,7 @@ columns_init (Columns             *c,
       c->slot[i] = h->fields[i];
       c->factor[i] = h->units[i] == ODORI_UNIT_RADIANS ? 180.0 / G_PI : 1.0;
     }
+  half_angles_init (&c->half);
 }
 
 /* The error for a token at S that is not a number. */
@@ -619,7 +666,7 @@ count_error (BvaParser     *p,
 
 static gboolean
 parse_frame_line (BvaParser      *p,
-                  const Columns  *c,
+                  Columns        *c,
                   guint           frame,
                   OdoriTransform *t,
                   GError        **error)
@@ -689,7 +736,7 @@ done:
   {
     double zxy[3] = { v[ODORI_FIELD_ZROT], v[ODORI_FIELD_XROT], v[ODORI_FIELD_YROT] };
 
-    rotation_from_zxy (zxy, t->rotation);
+    rotation_from_zxy (zxy, t->rotation, &c->half);
   }
   return TRUE;
 }
@@ -1600,7 +1647,7 @@ choose_angles (const AngleColumns *ac,
       float back[4];
 
       columns_to_angles (ac, out, deg);
-      rotation_from_zxy (deg, back);
+      rotation_from_zxy (deg, back, NULL);
       if (memcmp (back, q, sizeof back) == 0)
         break;
       odori_quat_to_euler ("ZXY", back, have_prev ? prev : NULL, deg);
